@@ -1,0 +1,33 @@
+/* cg-cli.h: the subcommands of cartograph-cli.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes: 0 success, 1 the work failed, 2 the command line was wrong. */
+#define CG_CLI_EXIT_OK      0
+#define CG_CLI_EXIT_FAILED  1
+#define CG_CLI_EXIT_USAGE   2
+
+/* Each subcommand gets its own name as argv[0] and parses the rest. */
+typedef int (*CgCliCommandFunc) (int argc, char **argv);
+
+
+int  cg_cli_info        (int argc, char **argv);
+
+/* Parses a subcommand's options and reports a usage error the same way for
+ * every subcommand. Returns FALSE when the caller should exit with the code
+ * stored in @exit_code. */
+gboolean cg_cli_parse_options (GOptionContext  *context,
+                               int             *argc,
+                               char          ***argv,
+                               int             *exit_code);
+void     cg_cli_print_error   (const char      *format,
+                               ...) G_GNUC_PRINTF (1, 2);
+
+G_END_DECLS

@@ -1,0 +1,283 @@
+/* cg-project.c: a Cartograph project folder.
+ *
+ * A project is a folder holding one SQLite database and the files that are
+ * too large for it: WARC files and page thumbnails.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "cg-project.h"
+
+struct _CgProject
+{
+  GObject  parent_instance;
+  char    *folder;
+  char    *name;
+  CgStore *store;
+};
+
+G_DEFINE_TYPE (CgProject, cg_project, G_TYPE_OBJECT)
+
+static void
+cg_project_finalize (GObject *object)
+{
+  CgProject *self = CG_PROJECT (object);
+
+  g_clear_object (&self->store);
+  g_free (self->folder);
+  g_free (self->name);
+
+  G_OBJECT_CLASS (cg_project_parent_class)->finalize (object);
+}
+
+static void
+cg_project_class_init (CgProjectClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cg_project_finalize;
+}
+
+static void
+cg_project_init (CgProject *self)
+{
+}
+
+static char *
+database_path (const char *folder)
+{
+  return g_build_filename (folder, CG_PROJECT_DATABASE_NAME, NULL);
+}
+
+gboolean
+cg_project_is_project_folder (const char *folder)
+{
+  g_autofree char *db = database_path (folder);
+
+  return g_file_test (db, G_FILE_TEST_IS_REGULAR);
+}
+
+static gboolean
+folder_is_empty (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+
+  return dir != NULL && g_dir_read_name (dir) == NULL;
+}
+
+static gboolean
+make_folder (const char  *path,
+             GError     **error)
+{
+  if (g_mkdir_with_parents (path, 0755) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot create the folder “%s”: %s"),
+                   path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+make_subfolders (const char  *folder,
+                 GError     **error)
+{
+  g_autofree char *warc = g_build_filename (folder, CG_PROJECT_WARC_DIR, NULL);
+  g_autofree char *thumbnails = g_build_filename (folder, CG_PROJECT_THUMBNAILS_DIR, NULL);
+
+  return make_folder (warc, error) && make_folder (thumbnails, error);
+}
+
+static CgProject *
+project_new (const char *folder,
+             CgStore    *store)
+{
+  CgProject *self = g_object_new (CG_TYPE_PROJECT, NULL);
+  g_autofree char *name = cg_store_get_meta (store, "name");
+
+  self->folder = g_canonicalize_filename (folder, NULL);
+  self->store = g_object_ref (store);
+  self->name = name != NULL ? g_steal_pointer (&name) : g_path_get_basename (self->folder);
+  return self;
+}
+
+CgProject *
+cg_project_create (const char  *folder,
+                   const char  *name,
+                   GError     **error)
+{
+  g_autoptr(CgStore) store = NULL;
+  g_autofree char *db = NULL;
+  g_autofree char *created = NULL;
+  g_autofree char *default_name = NULL;
+
+  g_return_val_if_fail (folder != NULL, NULL);
+
+  if (cg_project_is_project_folder (folder))
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS,
+                   _("“%s” is already a Cartograph project"), folder);
+      return NULL;
+    }
+  if (g_file_test (folder, G_FILE_TEST_EXISTS))
+    {
+      if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS,
+                       _("Cannot create a project at “%s”: it is a file, not a folder"),
+                       folder);
+          return NULL;
+        }
+      /* A project never takes over a folder that holds other files: the
+       * user may have picked the wrong folder, and their files are theirs. */
+      if (!folder_is_empty (folder))
+        {
+          g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS,
+                       _("Cannot create a project in “%s”: the folder is not empty "
+                         "and is not a Cartograph project"),
+                       folder);
+          return NULL;
+        }
+    }
+
+  if (!make_folder (folder, error) || !make_subfolders (folder, error))
+    return NULL;
+
+  db = database_path (folder);
+  store = cg_store_create (db, error);
+  if (store == NULL)
+    return NULL;
+
+  default_name = g_path_get_basename (folder);
+  created = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_real_time () / G_USEC_PER_SEC);
+  if (!cg_store_set_meta (store, "name", name != NULL && *name != '\0' ? name : default_name, error) ||
+      !cg_store_set_meta (store, "created_at", created, error) ||
+      !cg_store_set_meta (store, "created_by", "Cartograph " PACKAGE_VERSION, error))
+    return NULL;
+
+  return project_new (folder, store);
+}
+
+CgProject *
+cg_project_open (const char  *folder,
+                 GError     **error)
+{
+  g_autoptr(CgStore) store = NULL;
+  g_autofree char *db = NULL;
+
+  g_return_val_if_fail (folder != NULL, NULL);
+
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
+                   _("The project folder “%s” does not exist"), folder);
+      return NULL;
+    }
+  if (!cg_project_is_project_folder (folder))
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT,
+                   _("“%s” is not a Cartograph project: it has no %s"),
+                   folder, CG_PROJECT_DATABASE_NAME);
+      return NULL;
+    }
+
+  db = database_path (folder);
+  store = cg_store_open (db, error);
+  if (store == NULL)
+    return NULL;
+
+  if (!make_subfolders (folder, error))
+    return NULL;
+
+  return project_new (folder, store);
+}
+
+CgProject *
+cg_project_open_or_create (const char  *folder,
+                           GError     **error)
+{
+  if (cg_project_is_project_folder (folder))
+    return cg_project_open (folder, error);
+  return cg_project_create (folder, NULL, error);
+}
+
+const char *
+cg_project_get_folder (CgProject *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
+  return self->folder;
+}
+
+const char *
+cg_project_get_name (CgProject *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
+  return self->name;
+}
+
+CgStore *
+cg_project_get_store (CgProject *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
+  return self->store;
+}
+
+char *
+cg_project_get_warc_dir (CgProject *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
+  return g_build_filename (self->folder, CG_PROJECT_WARC_DIR, NULL);
+}
+
+char *
+cg_project_get_thumbnails_dir (CgProject *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
+  return g_build_filename (self->folder, CG_PROJECT_THUMBNAILS_DIR, NULL);
+}
+
+gint64
+cg_project_add_crawl (CgProject   *self,
+                      const char  *kind,
+                      const char  *seed_url,
+                      const char  *config_json,
+                      GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (CG_IS_PROJECT (self), -1);
+
+  stmt = cg_store_prepare (self->store,
+                           "INSERT INTO crawls (kind, seed_url, config, created_at) "
+                           "VALUES (?1, ?2, ?3, ?4)",
+                           error);
+  if (stmt == NULL)
+    return -1;
+  sqlite3_bind_text (stmt, 1, kind, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 2, seed_url, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 3, config_json != NULL ? config_json : "{}", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 4, g_get_real_time () / G_USEC_PER_SEC);
+  if (!cg_store_step_done (self->store, stmt, error))
+    return -1;
+  return sqlite3_last_insert_rowid (cg_store_get_db (self->store));
+}
+
+guint
+cg_project_count_crawls (CgProject *self)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (CG_IS_PROJECT (self), 0);
+
+  stmt = cg_store_prepare (self->store, "SELECT count(*) FROM crawls", NULL);
+  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW)
+    return 0;
+  return (guint) sqlite3_column_int (stmt, 0);
+}

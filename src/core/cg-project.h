@@ -1,0 +1,44 @@
+/* cg-project.h: a Cartograph project folder.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cg-store.h"
+
+G_BEGIN_DECLS
+
+/* The names inside a project folder. */
+#define CG_PROJECT_DATABASE_NAME   "cartograph.db"
+#define CG_PROJECT_WARC_DIR        "warc"
+#define CG_PROJECT_THUMBNAILS_DIR  "thumbnails"
+
+#define CG_TYPE_PROJECT (cg_project_get_type ())
+G_DECLARE_FINAL_TYPE (CgProject, cg_project, CG, PROJECT, GObject)
+
+CgProject  *cg_project_create              (const char  *folder,
+                                            const char  *name,
+                                            GError     **error);
+CgProject  *cg_project_open                (const char  *folder,
+                                            GError     **error);
+CgProject  *cg_project_open_or_create      (const char  *folder,
+                                            GError     **error);
+gboolean    cg_project_is_project_folder   (const char  *folder);
+
+const char *cg_project_get_folder          (CgProject   *self);
+const char *cg_project_get_name            (CgProject   *self);
+CgStore    *cg_project_get_store           (CgProject   *self);
+char       *cg_project_get_warc_dir        (CgProject   *self);
+char       *cg_project_get_thumbnails_dir  (CgProject   *self);
+
+gint64      cg_project_add_crawl           (CgProject   *self,
+                                            const char  *kind,
+                                            const char  *seed_url,
+                                            const char  *config_json,
+                                            GError     **error);
+guint       cg_project_count_crawls        (CgProject   *self);
+
+G_END_DECLS

@@ -1,0 +1,456 @@
+/* cg-store.c: the project's SQLite database, its schema and migrations.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "cg-store.h"
+
+struct _CgStore
+{
+  GObject  parent_instance;
+  char    *path;
+  sqlite3 *db;
+  int      schema_version;
+};
+
+G_DEFINE_TYPE (CgStore, cg_store, G_TYPE_OBJECT)
+G_DEFINE_QUARK (cg-store-error-quark, cg_store_error)
+
+/* Each entry takes the schema from version i to version i + 1 and runs in
+ * one transaction with the version bump, so a migration that fails leaves
+ * the database exactly as it was. Entries are only ever appended. */
+static const char * const migrations[] = {
+  /* 0 → 1: the project and its crawls. */
+  "CREATE TABLE meta ("
+  "  key   TEXT PRIMARY KEY,"
+  "  value TEXT NOT NULL"
+  ") WITHOUT ROWID;"
+  "CREATE TABLE crawls ("
+  "  id          INTEGER PRIMARY KEY,"
+  "  kind        TEXT NOT NULL CHECK (kind IN ('crawl', 'explore', 'harvest')),"
+  "  seed_url    TEXT NOT NULL,"
+  "  config      TEXT NOT NULL DEFAULT '{}',"
+  "  state       TEXT NOT NULL DEFAULT 'created',"
+  "  created_at  INTEGER NOT NULL,"
+  "  started_at  INTEGER,"
+  "  finished_at INTEGER"
+  ");",
+};
+
+#define LATEST_VERSION ((int) G_N_ELEMENTS (migrations))
+
+static void
+cg_store_finalize (GObject *object)
+{
+  CgStore *self = CG_STORE (object);
+
+  if (self->db != NULL)
+    sqlite3_close_v2 (self->db);
+  g_free (self->path);
+
+  G_OBJECT_CLASS (cg_store_parent_class)->finalize (object);
+}
+
+static void
+cg_store_class_init (CgStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cg_store_finalize;
+}
+
+static void
+cg_store_init (CgStore *self)
+{
+}
+
+static gboolean
+set_sql_error (GError     **error,
+               sqlite3     *db,
+               const char  *path,
+               int          code)
+{
+  int primary = code & 0xff;
+
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT,
+                 _("The project database “%s” is damaged: %s"),
+                 path, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
+  else
+    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                 _("Database error in “%s”: %s"),
+                 path, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
+  return FALSE;
+}
+
+int
+cg_store_get_latest_version (void)
+{
+  return LATEST_VERSION;
+}
+
+static gboolean
+query_int (sqlite3     *db,
+           const char  *path,
+           const char  *sql,
+           int         *out_value,
+           GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    return set_sql_error (error, db, path, rc);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    return set_sql_error (error, db, path, rc);
+  *out_value = sqlite3_column_int (stmt, 0);
+  return TRUE;
+}
+
+/* Reads the header and checks the file page by page before anything is
+ * written, so that a damaged or foreign file is reported and left as it was.
+ * The check runs on a read-only connection that is closed again. */
+static gboolean
+check_existing_database (const char  *path,
+                         int         *out_version,
+                         GError     **error)
+{
+  sqlite3 *db = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int application_id = 0;
+  int version = 0;
+  int rc;
+  gboolean ok = FALSE;
+
+  rc = sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_sql_error (error, db, path, rc);
+      goto out;
+    }
+
+  if (!query_int (db, path, "PRAGMA application_id", &application_id, error))
+    goto out;
+
+  rc = sqlite3_prepare_v2 (db, "PRAGMA quick_check", -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_sql_error (error, db, path, rc);
+      goto out;
+    }
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      set_sql_error (error, db, path, rc);
+      goto out;
+    }
+  if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 0), "ok") != 0)
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT,
+                   _("The project database “%s” is damaged: %s"),
+                   path, (const char *) sqlite3_column_text (stmt, 0));
+      goto out;
+    }
+
+  if (application_id != CG_STORE_APPLICATION_ID)
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT,
+                   _("“%s” is an SQLite database, but not a Cartograph project"),
+                   path);
+      goto out;
+    }
+
+  if (!query_int (db, path, "PRAGMA user_version", &version, error))
+    goto out;
+
+  if (version > LATEST_VERSION)
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_TOO_NEW,
+                   _("The project “%s” was written by a newer Cartograph "
+                     "(schema version %d; this version reads up to %d). "
+                     "It has not been changed."),
+                   path, version, LATEST_VERSION);
+      goto out;
+    }
+
+  *out_version = version;
+  ok = TRUE;
+
+out:
+  g_clear_pointer (&stmt, sqlite3_finalize);
+  sqlite3_close_v2 (db);
+  return ok;
+}
+
+gboolean
+cg_store_exec (CgStore     *self,
+               const char  *sql,
+               GError     **error)
+{
+  char *message = NULL;
+  int rc;
+
+  g_return_val_if_fail (CG_IS_STORE (self), FALSE);
+
+  rc = sqlite3_exec (self->db, sql, NULL, NULL, &message);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, CG_STORE_ERROR,
+                   (rc & 0xff) == SQLITE_CORRUPT ? CG_STORE_ERROR_CORRUPT : CG_STORE_ERROR_SQL,
+                   _("Database error in “%s”: %s"),
+                   self->path, message != NULL ? message : sqlite3_errstr (rc));
+      sqlite3_free (message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+sqlite3_stmt *
+cg_store_prepare (CgStore     *self,
+                  const char  *sql,
+                  GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (CG_IS_STORE (self), NULL);
+
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_sql_error (error, self->db, self->path, rc);
+      return NULL;
+    }
+  return stmt;
+}
+
+gboolean
+cg_store_step_done (CgStore       *self,
+                    sqlite3_stmt  *stmt,
+                    GError       **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    return set_sql_error (error, self->db, self->path, rc);
+  return TRUE;
+}
+
+gboolean
+cg_store_begin (CgStore  *self,
+                GError  **error)
+{
+  return cg_store_exec (self, "BEGIN IMMEDIATE", error);
+}
+
+gboolean
+cg_store_commit (CgStore  *self,
+                 GError  **error)
+{
+  return cg_store_exec (self, "COMMIT", error);
+}
+
+void
+cg_store_rollback (CgStore *self)
+{
+  if (!sqlite3_get_autocommit (self->db))
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static gboolean
+migrate (CgStore  *self,
+         int       target,
+         GError  **error)
+{
+  while (self->schema_version < target)
+    {
+      int next = self->schema_version + 1;
+      g_autofree char *bump = g_strdup_printf ("PRAGMA user_version = %d", next);
+
+      if (!cg_store_begin (self, error))
+        return FALSE;
+      if (!cg_store_exec (self, migrations[self->schema_version], error) ||
+          !cg_store_exec (self, bump, error) ||
+          !cg_store_commit (self, error))
+        {
+          cg_store_rollback (self);
+          g_prefix_error (error, _("Could not upgrade the project schema to version %d: "), next);
+          return FALSE;
+        }
+      self->schema_version = next;
+    }
+  return TRUE;
+}
+
+static CgStore *
+open_connection (const char  *path,
+         int          flags,
+         int          version,
+         GError     **error)
+{
+  g_autoptr(CgStore) self = g_object_new (CG_TYPE_STORE, NULL);
+  int rc;
+
+  self->path = g_strdup (path);
+  self->schema_version = version;
+
+  rc = sqlite3_open_v2 (path, &self->db, flags | SQLITE_OPEN_READWRITE, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_sql_error (error, self->db, path, rc);
+      return NULL;
+    }
+  sqlite3_extended_result_codes (self->db, 1);
+  /* Crawls write from the main loop while the window reads; a short wait
+   * for the lock is better than an error the user cannot act on. */
+  sqlite3_busy_timeout (self->db, 5000);
+
+  if (!cg_store_exec (self,
+                      "PRAGMA journal_mode = WAL;"
+                      "PRAGMA synchronous = NORMAL;"
+                      "PRAGMA foreign_keys = ON;",
+                      error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+static CgStore *
+create_at_version (const char  *path,
+                   int          version,
+                   GError     **error)
+{
+  g_autoptr(CgStore) self = NULL;
+  g_autofree char *set_id = NULL;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS,
+                   _("Cannot create the project database “%s”: the file already exists"),
+                   path);
+      return NULL;
+    }
+
+  self = open_connection (path, SQLITE_OPEN_CREATE, 0, error);
+  if (self == NULL)
+    return NULL;
+
+  set_id = g_strdup_printf ("PRAGMA application_id = %d", CG_STORE_APPLICATION_ID);
+  if (!cg_store_exec (self, set_id, error) || !migrate (self, version, error))
+    {
+      g_clear_object (&self);
+      g_unlink (path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+CgStore *
+cg_store_create (const char  *path,
+                 GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return create_at_version (path, LATEST_VERSION, error);
+}
+
+CgStore *
+cg_store_create_at_version (const char  *path,
+                            int          version,
+                            GError     **error)
+{
+  g_return_val_if_fail (version >= 0 && version <= LATEST_VERSION, NULL);
+
+  return create_at_version (path, version, error);
+}
+
+CgStore *
+cg_store_open (const char  *path,
+               GError     **error)
+{
+  g_autoptr(CgStore) self = NULL;
+  int version = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
+                   _("The project database “%s” does not exist"), path);
+      return NULL;
+    }
+
+  if (!check_existing_database (path, &version, error))
+    return NULL;
+
+  self = open_connection (path, 0, version, error);
+  if (self == NULL || !migrate (self, LATEST_VERSION, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+cg_store_get_path (CgStore *self)
+{
+  g_return_val_if_fail (CG_IS_STORE (self), NULL);
+  return self->path;
+}
+
+sqlite3 *
+cg_store_get_db (CgStore *self)
+{
+  g_return_val_if_fail (CG_IS_STORE (self), NULL);
+  return self->db;
+}
+
+int
+cg_store_get_schema_version (CgStore *self)
+{
+  g_return_val_if_fail (CG_IS_STORE (self), -1);
+  return self->schema_version;
+}
+
+char *
+cg_store_get_meta (CgStore    *self,
+                   const char *key)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (CG_IS_STORE (self), NULL);
+
+  stmt = cg_store_prepare (self, "SELECT value FROM meta WHERE key = ?1", NULL);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return NULL;
+  return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+}
+
+gboolean
+cg_store_set_meta (CgStore     *self,
+                   const char  *key,
+                   const char  *value,
+                   GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (CG_IS_STORE (self), FALSE);
+
+  stmt = cg_store_prepare (self,
+                           "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 2, value, -1, SQLITE_TRANSIENT);
+  return cg_store_step_done (self, stmt, error);
+}

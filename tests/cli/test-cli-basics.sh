@@ -1,0 +1,30 @@
+#!/bin/sh
+# cartograph-cli's own options and its errors for what it does not understand.
+set -u
+cli="$CARTOGRAPH_CLI"
+fail=0
+check () { if eval "$2"; then echo "ok - $1"; else echo "not ok - $1"; fail=1; fi; }
+
+out=$("$cli" --help); rc=$?
+check "--help exits 0" '[ $rc -eq 0 ]'
+check "--help lists the commands" 'echo "$out" | grep -q "info"'
+out=$("$cli" --version); rc=$?
+check "--version prints the version" '[ $rc -eq 0 ] && echo "$out" | grep -Eq "^cartograph-cli [0-9]+\.[0-9]+"'
+err=$("$cli" frobnicate 2>&1 >/dev/null); rc=$?
+check "an unknown command exits 2" '[ $rc -eq 2 ]'
+check "an unknown command is named" 'echo "$err" | grep -q "frobnicate"'
+err=$("$cli" --frobnicate 2>&1 >/dev/null); rc=$?
+check "an unknown option exits 2 and is named" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--frobnicate"'
+err=$("$cli" 2>&1 >/dev/null); rc=$?
+check "no command prints usage and exits 2" '[ $rc -eq 2 ] && echo "$err" | grep -q "Usage"'
+err=$("$cli" info --bogus 2>&1 >/dev/null); rc=$?
+check "a subcommand's unknown option exits 2" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--bogus"'
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+err=$("$cli" info --project "$tmp/none" 2>&1 >/dev/null); rc=$?
+check "info on a missing folder fails naming it" '[ $rc -eq 1 ] && echo "$err" | grep -q "$tmp/none"'
+echo "not a database" > "$tmp/cartograph.db"
+err=$("$cli" info --project "$tmp" 2>&1 >/dev/null); rc=$?
+check "info on a damaged database fails and says so" '[ $rc -eq 1 ] && echo "$err" | grep -qi "damaged"'
+check "the damaged database is left as it was" '[ "$(cat "$tmp/cartograph.db")" = "not a database" ]'
+exit $fail

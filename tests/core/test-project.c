@@ -1,0 +1,164 @@
+/* test-project.c: creating and opening project folders.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+
+#include "cg-project.h"
+
+static char *
+make_tmp (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("cg-project-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+test_create_new_folder (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *folder = g_build_filename (tmp, "shop", "archive", NULL);
+  g_autofree char *warc = NULL;
+  g_autofree char *thumbs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_create (folder, "Corner bookshop", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_project_get_name (project), ==, "Corner bookshop");
+  g_assert_true (cg_project_is_project_folder (folder));
+  warc = cg_project_get_warc_dir (project);
+  thumbs = cg_project_get_thumbnails_dir (project);
+  g_assert_true (g_file_test (warc, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (thumbs, G_FILE_TEST_IS_DIR));
+  g_assert_cmpuint (cg_project_count_crawls (project), ==, 0);
+  g_assert_cmpint (cg_project_add_crawl (project, "explore", "http://127.0.0.1/", "{\"pages\":200}", &error), >, 0);
+  g_assert_no_error (error);
+  g_clear_object (&project);
+
+  project = cg_project_open (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_project_get_name (project), ==, "Corner bookshop");
+  g_assert_cmpuint (cg_project_count_crawls (project), ==, 1);
+}
+
+static void
+test_default_name_is_folder_name (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *folder = g_build_filename (tmp, "museum-site", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_create (folder, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_project_get_name (project), ==, "museum-site");
+}
+
+static void
+test_create_refuses_busy_folder (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *notes = g_build_filename (tmp, "notes.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autofree char *contents = NULL;
+
+  g_assert_true (g_file_set_contents (notes, "keep me", -1, NULL));
+  project = cg_project_create (tmp, NULL, &error);
+  g_assert_null (project);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS);
+  g_assert_nonnull (strstr (error->message, "not empty"));
+  g_assert_false (cg_project_is_project_folder (tmp));
+  g_assert_true (g_file_get_contents (notes, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "keep me");
+}
+
+static void
+test_create_refuses_existing_project (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) first = cg_project_create (tmp, "First", &error);
+  g_autoptr(CgProject) second = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_project_add_crawl (first, "crawl", "http://127.0.0.1/", NULL, &error), >, 0);
+  g_clear_object (&first);
+
+  second = cg_project_create (tmp, "Second", &error);
+  g_assert_null (second);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS);
+  g_clear_error (&error);
+
+  first = cg_project_open (tmp, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_project_get_name (first), ==, "First");
+  g_assert_cmpuint (cg_project_count_crawls (first), ==, 1);
+}
+
+static void
+test_open_missing_folder (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *folder = g_build_filename (tmp, "nowhere", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_open (folder, &error);
+
+  g_assert_null (project);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, folder));
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_open_ordinary_folder (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *photo = g_build_filename (tmp, "holiday.jpg", NULL);
+  g_autofree char *warc = g_build_filename (tmp, CG_PROJECT_WARC_DIR, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = NULL;
+
+  g_assert_true (g_file_set_contents (photo, "\xff\xd8\xff", 3, NULL));
+  project = cg_project_open (tmp, &error);
+  g_assert_null (project);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT);
+  g_assert_nonnull (strstr (error->message, "not a Cartograph project"));
+  /* Nothing was added to the user's folder. */
+  g_assert_false (g_file_test (warc, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_open_or_create (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *folder = g_build_filename (tmp, "p", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_open_or_create (folder, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_project_add_crawl (project, "crawl", "http://127.0.0.1/", NULL, &error), >, 0);
+  g_clear_object (&project);
+  project = cg_project_open_or_create (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cg_project_count_crawls (project), ==, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/project/create-new-folder", test_create_new_folder);
+  g_test_add_func ("/project/default-name-is-folder-name", test_default_name_is_folder_name);
+  g_test_add_func ("/project/create-refuses-busy-folder", test_create_refuses_busy_folder);
+  g_test_add_func ("/project/create-refuses-existing-project", test_create_refuses_existing_project);
+  g_test_add_func ("/project/open-missing-folder", test_open_missing_folder);
+  g_test_add_func ("/project/open-ordinary-folder", test_open_ordinary_folder);
+  g_test_add_func ("/project/open-or-create", test_open_or_create);
+
+  return g_test_run ();
+}

@@ -1,0 +1,282 @@
+/* test-store.c: the project database, its schema checks and migrations.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+
+#include "cg-store.h"
+
+typedef struct {
+  char *dir;
+  char *path;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("cg-store-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "test.db", NULL);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (dir, name, NULL);
+      g_remove (child);
+    }
+  g_rmdir (dir);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+}
+
+static GBytes *
+read_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, length);
+}
+
+static void
+write_file (const char *path, const void *data, gsize length)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, data, length, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_create_and_reopen (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create (f->path, &error);
+  g_autofree char *value = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_store_get_schema_version (store), ==, cg_store_get_latest_version ());
+  g_assert_true (cg_store_set_meta (store, "name", "Bookshop", &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_no_error (error);
+  value = cg_store_get_meta (store, "name");
+  g_assert_cmpstr (value, ==, "Bookshop");
+
+  stmt = cg_store_prepare (store, "PRAGMA journal_mode", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "wal");
+}
+
+static void
+test_create_refuses_existing_file (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = NULL;
+  g_autoptr(GBytes) after = NULL;
+
+  write_file (f->path, "precious", 8);
+  store = cg_store_create (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS);
+  after = read_file (f->path);
+  g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), "precious", 8);
+}
+
+static void
+test_open_missing (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_open (f->path, &error);
+
+  g_assert_null (store);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, f->path));
+  g_assert_false (g_file_test (f->path, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_open_text_file (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = NULL;
+  g_autoptr(GBytes) after = NULL;
+  const char *text = "These are somebody's notes, not a database.\n";
+
+  write_file (f->path, text, strlen (text));
+  store = cg_store_open (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, f->path));
+  after = read_file (f->path);
+  g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), text, strlen (text));
+}
+
+static void
+test_open_foreign_sqlite (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = NULL;
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autofree char *wal = g_strconcat (f->path, "-wal", NULL);
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE songs (title TEXT); "
+                                     "INSERT INTO songs VALUES ('Volare');",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  before = read_file (f->path);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT);
+  after = read_file (f->path);
+  g_assert_true (g_bytes_equal (before, after));
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_open_newer_schema (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create (f->path, &error);
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autofree char *bump = g_strdup_printf ("PRAGMA user_version = %d",
+                                           cg_store_get_latest_version () + 1);
+
+  g_assert_no_error (error);
+  g_assert_true (cg_store_exec (store, bump, &error));
+  g_assert_true (cg_store_exec (store, "PRAGMA wal_checkpoint(TRUNCATE)", &error));
+  g_clear_object (&store);
+  before = read_file (f->path);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_TOO_NEW);
+  g_assert_nonnull (strstr (error->message, "newer"));
+  after = read_file (f->path);
+  g_assert_true (g_bytes_equal (before, after));
+}
+
+static void
+test_open_damaged_pages (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create (f->path, &error);
+  g_autoptr(GBytes) damaged = NULL;
+  g_autoptr(GBytes) after = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_assert_no_error (error);
+  /* Enough rows to fill several b-tree pages past the header page. */
+  g_assert_true (cg_store_exec (store,
+                                "CREATE TABLE filler (n INTEGER PRIMARY KEY, t TEXT);"
+                                "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000)"
+                                "  INSERT INTO filler SELECT n, printf('row %d of the filler table', n) FROM c;"
+                                "PRAGMA wal_checkpoint(TRUNCATE);",
+                                &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 4 * 4096);
+  /* Scribble over the b-tree pages but leave the 100-byte header intact, so
+   * only a page-level check can notice. */
+  for (gsize i = 4096 + 8; i < length; i += 97)
+    contents[i] = (char) (contents[i] ^ 0x5a);
+  write_file (f->path, contents, length);
+  damaged = g_bytes_new_take (contents, length);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "damaged"));
+  after = read_file (f->path);
+  g_assert_true (g_bytes_equal (damaged, after));
+}
+
+static void
+test_migrates_old_schema (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create_at_version (f->path, 1, &error);
+  g_autofree char *value = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_store_get_schema_version (store), ==, 1);
+  g_assert_true (cg_store_set_meta (store, "name", "Old project", &error));
+  g_assert_true (cg_store_exec (store,
+                                "INSERT INTO crawls (kind, seed_url, created_at) "
+                                "VALUES ('crawl', 'http://example.org/', 0)",
+                                &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_store_get_schema_version (store), ==, cg_store_get_latest_version ());
+  value = cg_store_get_meta (store, "name");
+  g_assert_cmpstr (value, ==, "Old project");
+  {
+    g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, "SELECT seed_url FROM crawls", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "http://example.org/");
+  }
+}
+
+static void
+test_failed_statement_reports (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create (f->path, &error);
+
+  g_assert_no_error (error);
+  g_assert_false (cg_store_exec (store, "INSERT INTO no_such_table VALUES (1)", &error));
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL);
+  g_assert_nonnull (strstr (error->message, "no_such_table"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/store/create-and-reopen", test_create_and_reopen);
+  ADD ("/store/create-refuses-existing-file", test_create_refuses_existing_file);
+  ADD ("/store/open-missing", test_open_missing);
+  ADD ("/store/open-text-file", test_open_text_file);
+  ADD ("/store/open-foreign-sqlite", test_open_foreign_sqlite);
+  ADD ("/store/open-newer-schema", test_open_newer_schema);
+  ADD ("/store/open-damaged-pages", test_open_damaged_pages);
+  ADD ("/store/migrates-old-schema", test_migrates_old_schema);
+  ADD ("/store/failed-statement-reports", test_failed_statement_reports);
+#undef ADD
+
+  return g_test_run ();
+}
