@@ -1,0 +1,140 @@
+/* cg-crawl-log.c: the crawl log, in Heritrix's crawl.log format.
+ *
+ * One line per URL the crawl dealt with, the format Heritrix writes and
+ * archivists' tools read: log time, status, size, URL, hop path, via,
+ * MIME type, worker, fetch start+duration, digest, source, annotations.
+ * The log is appended to, so a resumed crawl continues the same file.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cg-crawl-log.h"
+
+struct _CgCrawlLog
+{
+  GObject        parent_instance;
+  char          *path;
+  GOutputStream *stream;
+};
+
+G_DEFINE_FINAL_TYPE (CgCrawlLog, cg_crawl_log, G_TYPE_OBJECT)
+
+static void
+cg_crawl_log_finalize (GObject *object)
+{
+  CgCrawlLog *self = CG_CRAWL_LOG (object);
+
+  if (self->stream != NULL)
+    g_output_stream_close (self->stream, NULL, NULL);
+  g_clear_object (&self->stream);
+  g_free (self->path);
+
+  G_OBJECT_CLASS (cg_crawl_log_parent_class)->finalize (object);
+}
+
+static void
+cg_crawl_log_class_init (CgCrawlLogClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cg_crawl_log_finalize;
+}
+
+static void
+cg_crawl_log_init (CgCrawlLog *self)
+{
+}
+
+CgCrawlLog *
+cg_crawl_log_open (const char  *path,
+                   GError     **error)
+{
+  g_autoptr(CgCrawlLog) self = g_object_new (CG_TYPE_CRAWL_LOG, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) out = NULL;
+
+  out = g_file_append_to (file, G_FILE_CREATE_NONE, NULL, error);
+  if (out == NULL)
+    {
+      g_prefix_error (error, _("Cannot open the crawl log “%s”: "), path);
+      return NULL;
+    }
+  self->path = g_strdup (path);
+  self->stream = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (out), 64 * 1024);
+  return g_steal_pointer (&self);
+}
+
+static void
+append_time (GString    *line,
+             gint64      time_us,
+             const char *format)
+{
+  g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (time_us / G_USEC_PER_SEC);
+  g_autofree char *text = g_date_time_format (when, format);
+
+  g_string_append (line, text);
+}
+
+char *
+cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
+{
+  GString *line = g_string_sized_new (256);
+
+  append_time (line, entry->log_time_us, "%Y-%m-%dT%H:%M:%S");
+  g_string_append_printf (line, ".%03dZ ", (int) ((entry->log_time_us / 1000) % 1000));
+  g_string_append_printf (line, "%5d ", entry->status);
+  if (entry->size >= 0)
+    g_string_append_printf (line, "%10" G_GINT64_FORMAT " ", entry->size);
+  else
+    g_string_append_printf (line, "%10s ", "-");
+  g_string_append (line, entry->url);
+  g_string_append_c (line, ' ');
+  g_string_append (line, entry->hops != NULL && *entry->hops != '\0' ? entry->hops : "-");
+  g_string_append_c (line, ' ');
+  g_string_append (line, entry->via != NULL ? entry->via : "-");
+  g_string_append_c (line, ' ');
+  g_string_append (line, entry->mime != NULL && *entry->mime != '\0' ? entry->mime : "unknown");
+  g_string_append_printf (line, " #%03u ", entry->worker);
+  if (entry->fetch_start_us > 0)
+    {
+      append_time (line, entry->fetch_start_us, "%Y%m%d%H%M%S");
+      g_string_append_printf (line, "%03d+%" G_GINT64_FORMAT " ",
+                              (int) ((entry->fetch_start_us / 1000) % 1000), entry->duration_ms);
+    }
+  else
+    g_string_append (line, "- ");
+  g_string_append (line, entry->digest != NULL ? entry->digest : "-");
+  g_string_append (line, " - ");
+  g_string_append (line, entry->annotations != NULL && *entry->annotations != '\0' ? entry->annotations : "-");
+  return g_string_free (line, FALSE);
+}
+
+gboolean
+cg_crawl_log_write (CgCrawlLog             *self,
+                    const CgCrawlLogEntry  *entry,
+                    GError                **error)
+{
+  g_autofree char *line = cg_crawl_log_format_entry (entry);
+  gsize length = strlen (line);
+
+  g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
+
+  line[length] = '\n';
+  /* The terminating NUL becomes the newline: one write per line. */
+  if (!g_output_stream_write_all (self->stream, line, length + 1, NULL, NULL, error))
+    {
+      g_prefix_error (error, _("Cannot write to the crawl log “%s”: "), self->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+cg_crawl_log_flush (CgCrawlLog  *self,
+                    GError     **error)
+{
+  g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
+  return g_output_stream_flush (self->stream, NULL, error);
+}

@@ -1,0 +1,716 @@
+/* cg-frontier.c: the crawl frontier and seen set, kept in SQLite.
+ *
+ * Every URL a crawl has seen is one row of the urls table, whatever became
+ * of it, so the table is both the seen set and the queue. Only the hosts
+ * live in memory: a host is "eligible" while it has queued URLs and fewer
+ * requests in flight than allowed, and eligible hosts are kept sorted by
+ * the time their politeness delay ends. Picking the next URL is therefore
+ * one indexed query on the first ready host, and memory grows with the
+ * number of hosts, not of URLs.
+ *
+ * The frontier runs statements but never begins or commits transactions:
+ * the crawler groups a page's changes (its state, its fetch, its links and
+ * the URLs they discovered) into one transaction. Its in-memory host table
+ * assumes those transactions commit; a crawler that rolls one back must
+ * drop the frontier and make a new one, which reloads from the database.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cg-frontier.h"
+
+typedef struct {
+  gint64         id;
+  char          *key;
+  guint64        queued;
+  guint          in_flight;
+  gint64         ready_at;
+  GSequenceIter *ready_iter;
+} Host;
+
+typedef enum {
+  STMT_FIND_URL,
+  STMT_INSERT_URL,
+  STMT_FIND_HOST,
+  STMT_INSERT_HOST,
+  STMT_NEXT_URL,
+  STMT_EARLIEST_RETRY,
+  STMT_START_URL,
+  STMT_FINISH_URL,
+  STMT_RETRY_URL,
+  N_STMTS
+} StmtId;
+
+static const char * const stmt_sql[N_STMTS] = {
+  [STMT_FIND_URL] = "SELECT id FROM urls WHERE crawl_id = ?1 AND url = ?2",
+  [STMT_INSERT_URL] =
+    "INSERT INTO urls (crawl_id, host_id, url, depth, hops, via_id, priority, state, reason, discovered_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+  [STMT_FIND_HOST] = "SELECT id FROM hosts WHERE crawl_id = ?1 AND host_key = ?2",
+  [STMT_INSERT_HOST] = "INSERT INTO hosts (crawl_id, host_key) VALUES (?1, ?2)",
+  /* state = 0 is spelled out so that the partial index urls_queue is used. */
+  [STMT_NEXT_URL] =
+    "SELECT id, url, depth, hops, via_id, attempts FROM urls "
+    "WHERE host_id = ?1 AND state = 0 AND not_before <= ?2 "
+    "ORDER BY priority, id LIMIT 1",
+  [STMT_EARLIEST_RETRY] = "SELECT min(not_before) FROM urls WHERE host_id = ?1 AND state = 0",
+  [STMT_START_URL] = "UPDATE urls SET state = 1, attempts = attempts + 1 WHERE id = ?1",
+  [STMT_FINISH_URL] = "UPDATE urls SET state = ?2, reason = ?3 WHERE id = ?1",
+  [STMT_RETRY_URL] = "UPDATE urls SET state = 0, not_before = ?2 WHERE id = ?1",
+};
+
+struct _CgFrontier
+{
+  GObject       parent_instance;
+
+  CgStore      *store;
+  gint64        crawl_id;
+  guint         max_in_flight_per_host;
+
+  sqlite3_stmt *stmts[N_STMTS];
+  GHashTable   *hosts_by_key;   /* char * → Host * (owned) */
+  GHashTable   *hosts_by_id;    /* gint64 * → Host * */
+  GSequence    *ready;          /* Host *, by ready_at then id */
+  guint64       counts[CG_URL_N_STATES];
+  guint         in_flight;
+};
+
+G_DEFINE_FINAL_TYPE (CgFrontier, cg_frontier, G_TYPE_OBJECT)
+G_DEFINE_BOXED_TYPE (CgFrontierItem, cg_frontier_item, cg_frontier_item_copy, cg_frontier_item_free)
+
+CgFrontierItem *
+cg_frontier_item_copy (const CgFrontierItem *item)
+{
+  CgFrontierItem *copy = g_new (CgFrontierItem, 1);
+
+  *copy = *item;
+  copy->url = g_strdup (item->url);
+  copy->host_key = g_strdup (item->host_key);
+  copy->hops = g_strdup (item->hops);
+  return copy;
+}
+
+void
+cg_frontier_item_free (CgFrontierItem *item)
+{
+  if (item == NULL)
+    return;
+  g_free (item->url);
+  g_free (item->host_key);
+  g_free (item->hops);
+  g_free (item);
+}
+
+static void
+host_free (Host *host)
+{
+  g_free (host->key);
+  g_free (host);
+}
+
+static int
+compare_ready (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  const Host *ha = a;
+  const Host *hb = b;
+
+  if (ha->ready_at != hb->ready_at)
+    return ha->ready_at < hb->ready_at ? -1 : 1;
+  return ha->id < hb->id ? -1 : (ha->id > hb->id ? 1 : 0);
+}
+
+/* Puts the host where it belongs in the ready sequence after any change to
+ * its counters or its ready time. */
+static void
+host_update (CgFrontier *self,
+             Host       *host)
+{
+  gboolean eligible = host->queued > 0 && host->in_flight < self->max_in_flight_per_host;
+
+  if (host->ready_iter != NULL)
+    {
+      g_sequence_remove (host->ready_iter);
+      host->ready_iter = NULL;
+    }
+  if (eligible)
+    host->ready_iter = g_sequence_insert_sorted (self->ready, host, compare_ready, NULL);
+}
+
+static void
+cg_frontier_finalize (GObject *object)
+{
+  CgFrontier *self = CG_FRONTIER (object);
+
+  for (guint i = 0; i < N_STMTS; i++)
+    g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+  g_clear_pointer (&self->ready, g_sequence_free);
+  g_clear_pointer (&self->hosts_by_id, g_hash_table_unref);
+  g_clear_pointer (&self->hosts_by_key, g_hash_table_unref);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (cg_frontier_parent_class)->finalize (object);
+}
+
+static void
+cg_frontier_class_init (CgFrontierClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cg_frontier_finalize;
+}
+
+static void
+cg_frontier_init (CgFrontier *self)
+{
+  self->hosts_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) host_free);
+  self->hosts_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->ready = g_sequence_new (NULL);
+}
+
+/* Returns the cached statement, reset and with its bindings cleared. */
+static sqlite3_stmt *
+stmt (CgFrontier  *self,
+      StmtId       id,
+      GError     **error)
+{
+  if (self->stmts[id] == NULL)
+    {
+      self->stmts[id] = cg_store_prepare (self->store, stmt_sql[id], error);
+      if (self->stmts[id] == NULL)
+        return NULL;
+    }
+  sqlite3_reset (self->stmts[id]);
+  sqlite3_clear_bindings (self->stmts[id]);
+  return self->stmts[id];
+}
+
+static Host *
+host_add (CgFrontier *self,
+          gint64      id,
+          const char *key)
+{
+  Host *host = g_new0 (Host, 1);
+
+  host->id = id;
+  host->key = g_strdup (key);
+  g_hash_table_insert (self->hosts_by_key, host->key, host);
+  g_hash_table_insert (self->hosts_by_id, &host->id, host);
+  return host;
+}
+
+static gboolean
+load (CgFrontier  *self,
+      GError     **error)
+{
+  g_autoptr(sqlite3_stmt) reset = NULL;
+  g_autoptr(sqlite3_stmt) hosts = NULL;
+  g_autoptr(sqlite3_stmt) queued = NULL;
+  g_autoptr(sqlite3_stmt) counts = NULL;
+
+  /* A crawl that was killed left its in-flight URLs behind: their fetches
+   * never committed, so they are fetched again. */
+  reset = cg_store_prepare (self->store, "UPDATE urls SET state = 0 WHERE crawl_id = ?1 AND state = 1", error);
+  if (reset == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (reset, 1, self->crawl_id);
+  if (!cg_store_step_done (self->store, reset, error))
+    return FALSE;
+
+  hosts = cg_store_prepare (self->store, "SELECT id, host_key FROM hosts WHERE crawl_id = ?1", error);
+  if (hosts == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (hosts, 1, self->crawl_id);
+  while (sqlite3_step (hosts) == SQLITE_ROW)
+    host_add (self, sqlite3_column_int64 (hosts, 0), (const char *) sqlite3_column_text (hosts, 1));
+
+  queued = cg_store_prepare (self->store,
+                             "SELECT host_id, count(*) FROM urls WHERE crawl_id = ?1 AND state = 0 GROUP BY host_id",
+                             error);
+  if (queued == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (queued, 1, self->crawl_id);
+  while (sqlite3_step (queued) == SQLITE_ROW)
+    {
+      gint64 host_id = sqlite3_column_int64 (queued, 0);
+      Host *host = g_hash_table_lookup (self->hosts_by_id, &host_id);
+
+      if (host != NULL)
+        {
+          host->queued = (guint64) sqlite3_column_int64 (queued, 1);
+          host_update (self, host);
+        }
+    }
+
+  counts = cg_store_prepare (self->store,
+                             "SELECT state, count(*) FROM urls WHERE crawl_id = ?1 GROUP BY state",
+                             error);
+  if (counts == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (counts, 1, self->crawl_id);
+  while (sqlite3_step (counts) == SQLITE_ROW)
+    {
+      int state = sqlite3_column_int (counts, 0);
+
+      if (state >= 0 && state < CG_URL_N_STATES)
+        self->counts[state] = (guint64) sqlite3_column_int64 (counts, 1);
+    }
+  return TRUE;
+}
+
+/**
+ * cg_frontier_new:
+ * @store: the project's store
+ * @crawl_id: the crawl whose frontier this is
+ * @max_in_flight_per_host: how many URLs of one host may be fetched at once
+ *
+ * Opens the frontier of a crawl, new or interrupted. URLs left in flight by
+ * an interrupted crawl are queued again.
+ */
+CgFrontier *
+cg_frontier_new (CgStore  *store,
+                 gint64    crawl_id,
+                 guint     max_in_flight_per_host,
+                 GError  **error)
+{
+  g_autoptr(CgFrontier) self = NULL;
+
+  g_return_val_if_fail (CG_IS_STORE (store), NULL);
+  g_return_val_if_fail (max_in_flight_per_host > 0, NULL);
+
+  self = g_object_new (CG_TYPE_FRONTIER, NULL);
+  self->store = g_object_ref (store);
+  self->crawl_id = crawl_id;
+  self->max_in_flight_per_host = max_in_flight_per_host;
+
+  if (!load (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static Host *
+ensure_host (CgFrontier  *self,
+             const char  *host_key,
+             GError     **error)
+{
+  Host *host = g_hash_table_lookup (self->hosts_by_key, host_key);
+  sqlite3_stmt *s;
+
+  if (host != NULL)
+    return host;
+
+  if ((s = stmt (self, STMT_INSERT_HOST, error)) == NULL)
+    return NULL;
+  sqlite3_bind_int64 (s, 1, self->crawl_id);
+  sqlite3_bind_text (s, 2, host_key, -1, SQLITE_STATIC);
+  if (!cg_store_step_done (self->store, s, error))
+    return NULL;
+  sqlite3_reset (s);
+  return host_add (self, sqlite3_last_insert_rowid (cg_store_get_db (self->store)), host_key);
+}
+
+gint64
+cg_frontier_get_host_id (CgFrontier  *self,
+                         const char  *host_key,
+                         GError     **error)
+{
+  Host *host;
+
+  g_return_val_if_fail (CG_IS_FRONTIER (self), -1);
+
+  host = ensure_host (self, host_key, error);
+  return host != NULL ? host->id : -1;
+}
+
+static gboolean
+find_url (CgFrontier  *self,
+          const char  *url,
+          gint64      *out_id,
+          GError     **error)
+{
+  sqlite3_stmt *s = stmt (self, STMT_FIND_URL, error);
+  int rc;
+
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, self->crawl_id);
+  sqlite3_bind_text (s, 2, url, -1, SQLITE_STATIC);
+  rc = sqlite3_step (s);
+  *out_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : -1;
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return cg_store_step_done (self->store, s, error);
+  return TRUE;
+}
+
+static gboolean
+insert_url (CgFrontier  *self,
+            const char  *url,
+            const char  *host_key,
+            int          depth,
+            const char  *hops,
+            gint64       via_id,
+            int          priority,
+            CgUrlState   state,
+            const char  *reason,
+            gint64      *out_url_id,
+            gboolean    *out_is_new,
+            GError     **error)
+{
+  sqlite3_stmt *s;
+  Host *host;
+  gint64 id;
+
+  g_return_val_if_fail (CG_IS_FRONTIER (self), FALSE);
+  g_return_val_if_fail (url != NULL && host_key != NULL, FALSE);
+
+  if (out_is_new != NULL)
+    *out_is_new = FALSE;
+  if (!find_url (self, url, &id, error))
+    return FALSE;
+  if (id >= 0)
+    {
+      if (out_url_id != NULL)
+        *out_url_id = id;
+      return TRUE;
+    }
+
+  if ((host = ensure_host (self, host_key, error)) == NULL)
+    return FALSE;
+  if ((s = stmt (self, STMT_INSERT_URL, error)) == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, self->crawl_id);
+  sqlite3_bind_int64 (s, 2, host->id);
+  sqlite3_bind_text (s, 3, url, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 4, depth);
+  sqlite3_bind_text (s, 5, hops != NULL ? hops : "", -1, SQLITE_STATIC);
+  if (via_id > 0)
+    sqlite3_bind_int64 (s, 6, via_id);
+  sqlite3_bind_int (s, 7, priority);
+  sqlite3_bind_int (s, 8, state);
+  if (reason != NULL)
+    sqlite3_bind_text (s, 9, reason, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (s, 10, g_get_real_time ());
+  if (!cg_store_step_done (self->store, s, error))
+    return FALSE;
+  sqlite3_reset (s);
+
+  id = sqlite3_last_insert_rowid (cg_store_get_db (self->store));
+  self->counts[state]++;
+  if (state == CG_URL_QUEUED)
+    {
+      host->queued++;
+      host_update (self, host);
+    }
+  if (out_url_id != NULL)
+    *out_url_id = id;
+  if (out_is_new != NULL)
+    *out_is_new = TRUE;
+  return TRUE;
+}
+
+/**
+ * cg_frontier_add:
+ * @url: a normalised absolute URL
+ * @host_key: the politeness key of its host (see cg_url_get_host_key())
+ * @depth: links followed from the seed
+ * @hops: the hop path from the seed, Heritrix style (L link, E embed, R redirect)
+ * @via_id: the URL that discovered it, or 0 for a seed
+ * @priority: lower is fetched first among the URLs of one host
+ * @out_url_id: (out) (optional): the URL's id, new or already seen
+ * @out_is_new: (out) (optional): whether the URL was queued by this call
+ *
+ * Queues @url unless the crawl has seen it already.
+ */
+gboolean
+cg_frontier_add (CgFrontier  *self,
+                 const char  *url,
+                 const char  *host_key,
+                 int          depth,
+                 const char  *hops,
+                 gint64       via_id,
+                 int          priority,
+                 gint64      *out_url_id,
+                 gboolean    *out_is_new,
+                 GError     **error)
+{
+  return insert_url (self, url, host_key, depth, hops, via_id, priority,
+                     CG_URL_QUEUED, NULL, out_url_id, out_is_new, error);
+}
+
+/**
+ * cg_frontier_add_skipped:
+ * @reason: why the URL is not fetched (out of scope, robots.txt…)
+ *
+ * Records a URL the crawl has seen and will not fetch, so that it joins
+ * the seen set and the link graph without a scope check each time.
+ */
+gboolean
+cg_frontier_add_skipped (CgFrontier  *self,
+                         const char  *url,
+                         const char  *host_key,
+                         int          depth,
+                         const char  *hops,
+                         gint64       via_id,
+                         const char  *reason,
+                         gint64      *out_url_id,
+                         GError     **error)
+{
+  return insert_url (self, url, host_key, depth, hops, via_id, 0,
+                     CG_URL_SKIPPED, reason, out_url_id, NULL, error);
+}
+
+static gboolean
+earliest_retry (CgFrontier  *self,
+                Host        *host,
+                gint64      *out_time,
+                GError     **error)
+{
+  sqlite3_stmt *s = stmt (self, STMT_EARLIEST_RETRY, error);
+  int rc;
+
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, host->id);
+  rc = sqlite3_step (s);
+  *out_time = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  return TRUE;
+}
+
+/**
+ * cg_frontier_next:
+ * @now_us: the current wall-clock time in microseconds
+ * @out_wait_us: (out): when nothing is ready, how long until a host is;
+ *   -1 when no URL is queued that could become ready by waiting alone
+ *
+ * Takes the next URL to fetch: the best-placed URL of the host whose
+ * politeness delay ended first. It is marked in flight until
+ * cg_frontier_finish() or cg_frontier_retry().
+ *
+ * Returns: (transfer full) (nullable): the URL, or %NULL with @error unset
+ *   when none is ready now
+ */
+CgFrontierItem *
+cg_frontier_next (CgFrontier  *self,
+                  gint64       now_us,
+                  gint64      *out_wait_us,
+                  GError     **error)
+{
+  g_return_val_if_fail (CG_IS_FRONTIER (self), NULL);
+
+  *out_wait_us = -1;
+
+  for (;;)
+    {
+      GSequenceIter *first = g_sequence_get_begin_iter (self->ready);
+      CgFrontierItem *item;
+      sqlite3_stmt *s;
+      Host *host;
+      int rc;
+
+      if (g_sequence_iter_is_end (first))
+        return NULL;
+
+      host = g_sequence_get (first);
+      if (host->ready_at > now_us)
+        {
+          *out_wait_us = host->ready_at - now_us;
+          return NULL;
+        }
+
+      if ((s = stmt (self, STMT_NEXT_URL, error)) == NULL)
+        return NULL;
+      sqlite3_bind_int64 (s, 1, host->id);
+      sqlite3_bind_int64 (s, 2, now_us);
+      rc = sqlite3_step (s);
+      if (rc == SQLITE_DONE)
+        {
+          gint64 retry_at = 0;
+
+          /* Every queued URL of this host waits for a retry: the host is
+           * ready when the first of them is. */
+          sqlite3_reset (s);
+          if (!earliest_retry (self, host, &retry_at, error))
+            return NULL;
+          if (retry_at <= now_us)
+            {
+              /* The counters and the table disagree; trust the table. */
+              g_warning ("Frontier of crawl %" G_GINT64_FORMAT ": host %s has no queued URL",
+                         self->crawl_id, host->key);
+              host->queued = 0;
+            }
+          host->ready_at = MAX (host->ready_at, retry_at);
+          host_update (self, host);
+          continue;
+        }
+      if (rc != SQLITE_ROW)
+        {
+          cg_store_step_done (self->store, s, error);
+          sqlite3_reset (s);
+          return NULL;
+        }
+
+      item = g_new0 (CgFrontierItem, 1);
+      item->id = sqlite3_column_int64 (s, 0);
+      item->url = g_strdup ((const char *) sqlite3_column_text (s, 1));
+      item->depth = sqlite3_column_int (s, 2);
+      item->hops = g_strdup ((const char *) sqlite3_column_text (s, 3));
+      item->via_id = sqlite3_column_int64 (s, 4);
+      item->attempts = sqlite3_column_int (s, 5) + 1;
+      item->host_id = host->id;
+      item->host_key = g_strdup (host->key);
+      sqlite3_reset (s);
+
+      if ((s = stmt (self, STMT_START_URL, error)) == NULL)
+        {
+          cg_frontier_item_free (item);
+          return NULL;
+        }
+      sqlite3_bind_int64 (s, 1, item->id);
+      if (!cg_store_step_done (self->store, s, error))
+        {
+          sqlite3_reset (s);
+          cg_frontier_item_free (item);
+          return NULL;
+        }
+      sqlite3_reset (s);
+
+      host->queued--;
+      host->in_flight++;
+      self->in_flight++;
+      self->counts[CG_URL_QUEUED]--;
+      self->counts[CG_URL_IN_FLIGHT]++;
+      host_update (self, host);
+      *out_wait_us = 0;
+      return item;
+    }
+}
+
+static Host *
+host_of (CgFrontier           *self,
+         const CgFrontierItem *item)
+{
+  Host *host = g_hash_table_lookup (self->hosts_by_id, &item->host_id);
+
+  g_return_val_if_fail (host != NULL && host->in_flight > 0, NULL);
+  return host;
+}
+
+/**
+ * cg_frontier_finish:
+ * @state: %CG_URL_DONE, %CG_URL_FAILED or %CG_URL_SKIPPED
+ * @reason: (nullable): why it failed or was skipped
+ * @host_ready_at_us: the earliest time the host may be asked again
+ */
+gboolean
+cg_frontier_finish (CgFrontier            *self,
+                    const CgFrontierItem  *item,
+                    CgUrlState             state,
+                    const char            *reason,
+                    gint64                 host_ready_at_us,
+                    GError               **error)
+{
+  sqlite3_stmt *s;
+  Host *host;
+
+  g_return_val_if_fail (CG_IS_FRONTIER (self), FALSE);
+  g_return_val_if_fail (state == CG_URL_DONE || state == CG_URL_FAILED || state == CG_URL_SKIPPED, FALSE);
+
+  if ((host = host_of (self, item)) == NULL)
+    return FALSE;
+  if ((s = stmt (self, STMT_FINISH_URL, error)) == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, item->id);
+  sqlite3_bind_int (s, 2, state);
+  if (reason != NULL)
+    sqlite3_bind_text (s, 3, reason, -1, SQLITE_STATIC);
+  if (!cg_store_step_done (self->store, s, error))
+    return FALSE;
+  sqlite3_reset (s);
+
+  host->in_flight--;
+  self->in_flight--;
+  host->ready_at = MAX (host->ready_at, host_ready_at_us);
+  self->counts[CG_URL_IN_FLIGHT]--;
+  self->counts[state]++;
+  host_update (self, host);
+  return TRUE;
+}
+
+/**
+ * cg_frontier_retry:
+ * @not_before_us: the earliest time this URL may be fetched again
+ * @host_ready_at_us: the earliest time the host may be asked again
+ *
+ * Queues an in-flight URL again after a failure worth retrying.
+ */
+gboolean
+cg_frontier_retry (CgFrontier            *self,
+                   const CgFrontierItem  *item,
+                   gint64                 not_before_us,
+                   gint64                 host_ready_at_us,
+                   GError               **error)
+{
+  sqlite3_stmt *s;
+  Host *host;
+
+  g_return_val_if_fail (CG_IS_FRONTIER (self), FALSE);
+
+  if ((host = host_of (self, item)) == NULL)
+    return FALSE;
+  if ((s = stmt (self, STMT_RETRY_URL, error)) == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, item->id);
+  sqlite3_bind_int64 (s, 2, not_before_us);
+  if (!cg_store_step_done (self->store, s, error))
+    return FALSE;
+  sqlite3_reset (s);
+
+  host->in_flight--;
+  host->queued++;
+  self->in_flight--;
+  host->ready_at = MAX (host->ready_at, host_ready_at_us);
+  self->counts[CG_URL_IN_FLIGHT]--;
+  self->counts[CG_URL_QUEUED]++;
+  host_update (self, host);
+  return TRUE;
+}
+
+/* Holds a host back, for example while its robots.txt is fetched or after
+ * the server asked to slow down. */
+void
+cg_frontier_delay_host (CgFrontier *self,
+                        gint64      host_id,
+                        gint64      ready_at_us)
+{
+  Host *host;
+
+  g_return_if_fail (CG_IS_FRONTIER (self));
+
+  host = g_hash_table_lookup (self->hosts_by_id, &host_id);
+  if (host == NULL)
+    return;
+  host->ready_at = MAX (host->ready_at, ready_at_us);
+  host_update (self, host);
+}
+
+guint64
+cg_frontier_count (CgFrontier *self,
+                   CgUrlState  state)
+{
+  g_return_val_if_fail (CG_IS_FRONTIER (self), 0);
+  g_return_val_if_fail (state < CG_URL_N_STATES, 0);
+  return self->counts[state];
+}
+
+/* Nothing queued and nothing in flight: the crawl has reached its end. */
+gboolean
+cg_frontier_is_exhausted (CgFrontier *self)
+{
+  g_return_val_if_fail (CG_IS_FRONTIER (self), TRUE);
+  return self->counts[CG_URL_QUEUED] == 0 && self->in_flight == 0;
+}

@@ -1,0 +1,314 @@
+/* test-frontier.c: the SQLite frontier: order, politeness, retries, resume.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "cg-frontier.h"
+#include "cg-project.h"
+
+typedef struct {
+  char      *dir;
+  CgProject *project;
+  gint64     crawl_id;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("cg-frontier-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->project = cg_project_create (f->dir, "frontier", &error);
+  g_assert_no_error (error);
+  f->crawl_id = cg_project_add_crawl (f->project, "crawl", "http://a.test/", NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_clear_object (&f->project);
+  g_free (f->dir);
+}
+
+static CgFrontier *
+open_frontier (Fixture *f, guint per_host)
+{
+  g_autoptr(GError) error = NULL;
+  CgFrontier *frontier = cg_frontier_new (cg_project_get_store (f->project), f->crawl_id, per_host, &error);
+
+  g_assert_no_error (error);
+  return frontier;
+}
+
+static gint64
+add (CgFrontier *frontier, const char *url, const char *host, int priority, gboolean expect_new)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id = 0;
+  gboolean is_new = !expect_new;
+
+  g_assert_true (cg_frontier_add (frontier, url, host, priority, "L", 0, priority, &id, &is_new, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (is_new, ==, expect_new);
+  g_assert_cmpint (id, >, 0);
+  return id;
+}
+
+static CgFrontierItem *
+next (CgFrontier *frontier, gint64 now, gint64 *wait)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 ignored;
+  CgFrontierItem *item = cg_frontier_next (frontier, now, wait != NULL ? wait : &ignored, &error);
+
+  g_assert_no_error (error);
+  return item;
+}
+
+static void
+finish (CgFrontier *frontier, CgFrontierItem *item, gint64 ready_at)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cg_frontier_finish (frontier, item, CG_URL_DONE, NULL, ready_at, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_seen_set (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  gint64 first = add (frontier, "http://a.test/", "http://a.test:80", 0, TRUE);
+  gint64 again = add (frontier, "http://a.test/", "http://a.test:80", 0, FALSE);
+
+  g_assert_cmpint (first, ==, again);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, 1);
+}
+
+static void
+test_priority_then_discovery_order (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  const char *expected[] = { "http://a.test/0", "http://a.test/1a", "http://a.test/1b", "http://a.test/2" };
+
+  add (frontier, "http://a.test/2", "h", 2, TRUE);
+  add (frontier, "http://a.test/1a", "h", 1, TRUE);
+  add (frontier, "http://a.test/0", "h", 0, TRUE);
+  add (frontier, "http://a.test/1b", "h", 1, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autoptr(CgFrontierItem) item = next (frontier, 0, NULL);
+
+      g_assert_nonnull (item);
+      g_assert_cmpstr (item->url, ==, expected[i]);
+      finish (frontier, item, 0);
+    }
+  g_assert_true (cg_frontier_is_exhausted (frontier));
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_DONE), ==, 4);
+}
+
+static void
+test_one_in_flight_per_host (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(CgFrontierItem) a1 = NULL;
+  g_autoptr(CgFrontierItem) b1 = NULL;
+  g_autoptr(CgFrontierItem) none = NULL;
+  g_autoptr(CgFrontierItem) a2 = NULL;
+  gint64 wait = 0;
+
+  add (frontier, "http://a.test/1", "a", 0, TRUE);
+  add (frontier, "http://a.test/2", "a", 0, TRUE);
+  add (frontier, "http://b.test/1", "b", 0, TRUE);
+
+  a1 = next (frontier, 0, NULL);
+  b1 = next (frontier, 0, NULL);
+  g_assert_cmpstr (a1->host_key, ==, "a");
+  g_assert_cmpstr (b1->host_key, ==, "b");
+  none = next (frontier, 0, &wait);
+  g_assert_null (none);
+  /* Nothing becomes ready by waiting: host a has a URL in flight. */
+  g_assert_cmpint (wait, ==, -1);
+  g_assert_false (cg_frontier_is_exhausted (frontier));
+
+  finish (frontier, a1, 0);
+  a2 = next (frontier, 0, NULL);
+  g_assert_cmpstr (a2->url, ==, "http://a.test/2");
+}
+
+static void
+test_two_in_flight_per_host (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 2);
+  g_autoptr(CgFrontierItem) first = NULL;
+  g_autoptr(CgFrontierItem) second = NULL;
+  g_autoptr(CgFrontierItem) third = NULL;
+
+  for (int i = 0; i < 3; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/%d", i);
+      add (frontier, url, "a", 0, TRUE);
+    }
+  first = next (frontier, 0, NULL);
+  second = next (frontier, 0, NULL);
+  third = next (frontier, 0, NULL);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_null (third);
+}
+
+static void
+test_politeness_delay (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(CgFrontierItem) first = NULL;
+  g_autoptr(CgFrontierItem) early = NULL;
+  g_autoptr(CgFrontierItem) on_time = NULL;
+  gint64 wait = 0;
+
+  add (frontier, "http://a.test/1", "a", 0, TRUE);
+  add (frontier, "http://a.test/2", "a", 0, TRUE);
+
+  first = next (frontier, 1000, NULL);
+  finish (frontier, first, 1000 + 5000000);
+  early = next (frontier, 1000 + 1000000, &wait);
+  g_assert_null (early);
+  g_assert_cmpint (wait, ==, 4000000);
+  on_time = next (frontier, 1000 + 5000000, &wait);
+  g_assert_nonnull (on_time);
+  g_assert_cmpstr (on_time->url, ==, "http://a.test/2");
+}
+
+static void
+test_retry_waits (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(CgFrontierItem) first = NULL;
+  g_autoptr(CgFrontierItem) again = NULL;
+  g_autoptr(CgFrontierItem) too_soon = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 wait = 0;
+
+  add (frontier, "http://a.test/flaky", "a", 0, TRUE);
+  first = next (frontier, 0, NULL);
+  g_assert_cmpint (first->attempts, ==, 1);
+  g_assert_true (cg_frontier_retry (frontier, first, 2000000, 0, &error));
+  g_assert_no_error (error);
+
+  too_soon = next (frontier, 1000000, &wait);
+  g_assert_null (too_soon);
+  g_assert_cmpint (wait, ==, 1000000);
+  again = next (frontier, 2000000, NULL);
+  g_assert_nonnull (again);
+  g_assert_cmpint (again->attempts, ==, 2);
+}
+
+static void
+test_skipped_never_fetched (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgFrontierItem) item = NULL;
+  gint64 skipped = 0;
+  gint64 seen_again = 0;
+  gboolean is_new = TRUE;
+
+  g_assert_true (cg_frontier_add_skipped (frontier, "http://elsewhere.test/", "e", 1, "L", 0,
+                                          "off-host", &skipped, &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_frontier_add (frontier, "http://elsewhere.test/", "e", 1, "L", 0, 1,
+                                  &seen_again, &is_new, &error));
+  g_assert_false (is_new);
+  g_assert_cmpint (seen_again, ==, skipped);
+  item = next (frontier, 0, NULL);
+  g_assert_null (item);
+  g_assert_true (cg_frontier_is_exhausted (frontier));
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_SKIPPED), ==, 1);
+}
+
+static void
+test_resume_requeues_in_flight (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 4);
+  g_autoptr(CgFrontierItem) done = NULL;
+  g_autoptr(CgFrontierItem) lost = NULL;
+  GHashTable *fetched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  CgFrontierItem *item;
+
+  for (int i = 0; i < 5; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/%d", i);
+      add (frontier, url, "a", 0, TRUE);
+    }
+  done = next (frontier, 0, NULL);
+  finish (frontier, done, 0);
+  lost = next (frontier, 0, NULL);
+  /* The process dies with one URL in flight and three queued. */
+  g_clear_object (&frontier);
+
+  frontier = open_frontier (f, 4);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_DONE), ==, 1);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, 4);
+  while ((item = next (frontier, 0, NULL)) != NULL)
+    {
+      g_assert_false (g_hash_table_contains (fetched, item->url));
+      g_hash_table_add (fetched, g_strdup (item->url));
+      finish (frontier, item, 0);
+      cg_frontier_item_free (item);
+    }
+  g_assert_cmpuint (g_hash_table_size (fetched), ==, 4);
+  g_assert_true (g_hash_table_contains (fetched, lost->url));
+  g_assert_false (g_hash_table_contains (fetched, done->url));
+  g_assert_true (cg_frontier_is_exhausted (frontier));
+  g_hash_table_unref (fetched);
+}
+
+static void
+test_many_hosts_fair (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  GHashTable *hosts_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (int h = 0; h < 20; h++)
+    for (int p = 0; p < 10; p++)
+      {
+        g_autofree char *url = g_strdup_printf ("http://h%d.test/%d", h, p);
+        g_autofree char *host = g_strdup_printf ("h%d", h);
+        add (frontier, url, host, 0, TRUE);
+      }
+  /* With a politeness delay after each fetch, the first twenty fetches
+   * visit twenty different hosts. */
+  for (int i = 0; i < 20; i++)
+    {
+      g_autoptr(CgFrontierItem) item = next (frontier, i, NULL);
+
+      g_assert_nonnull (item);
+      g_assert_false (g_hash_table_contains (hosts_seen, item->host_key));
+      g_hash_table_add (hosts_seen, g_strdup (item->host_key));
+      finish (frontier, item, 1000000);
+    }
+  g_hash_table_unref (hosts_seen);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/frontier/seen-set", test_seen_set);
+  ADD ("/frontier/priority-then-discovery-order", test_priority_then_discovery_order);
+  ADD ("/frontier/one-in-flight-per-host", test_one_in_flight_per_host);
+  ADD ("/frontier/two-in-flight-per-host", test_two_in_flight_per_host);
+  ADD ("/frontier/politeness-delay", test_politeness_delay);
+  ADD ("/frontier/retry-waits", test_retry_waits);
+  ADD ("/frontier/skipped-never-fetched", test_skipped_never_fetched);
+  ADD ("/frontier/resume-requeues-in-flight", test_resume_requeues_in_flight);
+  ADD ("/frontier/many-hosts-fair", test_many_hosts_fair);
+#undef ADD
+
+  return g_test_run ();
+}
