@@ -1,0 +1,24 @@
+/* cg-window.h: the workbench's main window.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "cg-application.h"
+
+G_BEGIN_DECLS
+
+#define CG_TYPE_WINDOW (cg_window_get_type ())
+G_DECLARE_FINAL_TYPE (CgWindow, cg_window, CG, WINDOW, AdwApplicationWindow)
+
+CgWindow *cg_window_new           (CgApplication *application);
+void      cg_window_open_project  (CgWindow      *self,
+                                   GFile         *folder);
+void      cg_window_try_demo      (CgWindow      *self);
+void      cg_window_show_toast    (CgWindow      *self,
+                                   const char    *message);
+
+G_END_DECLS
