@@ -18,8 +18,9 @@ typedef struct {
 } CgCliCommand;
 
 static const CgCliCommand commands[] = {
-
-  { "info",       N_("Show what a project folder holds"),         cg_cli_info },
+  { "crawl",      N_("Archive a site in WARC: a polite, resumable crawl"), cg_cli_crawl },
+  { "info",       N_("Show what a project folder holds"),                  cg_cli_info },
+  { "serve-demo", N_("Serve the bundled demo site on 127.0.0.1"),          cg_cli_serve_demo },
 };
 
 void

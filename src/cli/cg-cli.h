@@ -18,7 +18,9 @@ G_BEGIN_DECLS
 typedef int (*CgCliCommandFunc) (int argc, char **argv);
 
 
+int  cg_cli_crawl       (int argc, char **argv);
 int  cg_cli_info        (int argc, char **argv);
+int  cg_cli_serve_demo  (int argc, char **argv);
 
 /* Parses a subcommand's options and reports a usage error the same way for
  * every subcommand. Returns FALSE when the caller should exit with the code

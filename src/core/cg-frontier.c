@@ -714,3 +714,10 @@ cg_frontier_is_exhausted (CgFrontier *self)
   g_return_val_if_fail (CG_IS_FRONTIER (self), TRUE);
   return self->counts[CG_URL_QUEUED] == 0 && self->in_flight == 0;
 }
+
+guint
+cg_frontier_get_n_hosts (CgFrontier *self)
+{
+  g_return_val_if_fail (CG_IS_FRONTIER (self), 0);
+  return g_hash_table_size (self->hosts_by_key);
+}

@@ -91,5 +91,6 @@ gint64          cg_frontier_get_host_id       (CgFrontier      *self,
 guint64         cg_frontier_count             (CgFrontier      *self,
                                                CgUrlState       state);
 gboolean        cg_frontier_is_exhausted      (CgFrontier      *self);
+guint           cg_frontier_get_n_hosts       (CgFrontier      *self);
 
 G_END_DECLS

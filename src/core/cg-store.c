@@ -94,6 +94,8 @@ static const char * const migrations[] = {
   "  warc_file_id   INTEGER REFERENCES warc_files (id),"
   "  warc_offset    INTEGER,"
   "  warc_length    INTEGER,"
+  "  warc_record_id TEXT,"
+  "  warc_date      TEXT,"
   "  truncated      TEXT,"
   "  etag           TEXT,"
   "  last_modified  TEXT"

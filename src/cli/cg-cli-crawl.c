@@ -1,0 +1,372 @@
+/* cg-cli-crawl.c: `cartograph-cli crawl`, an archival crawl from the shell.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+
+#include "cg-cli.h"
+#include "cg-crawl-report.h"
+#include "cg-crawler.h"
+
+/* Without a terminal, progress is one plain line this often. */
+#define PLAIN_PROGRESS_INTERVAL_US (5 * G_USEC_PER_SEC)
+
+typedef struct {
+  GMainLoop  *loop;
+  CgCrawler  *crawler;
+  gboolean    terminal;
+  gboolean    quiet;
+  gint64      last_plain_line;
+  guint       interrupts;
+  CgCrawlEnd  end;
+  GError     *error;
+} CrawlCli;
+
+static gboolean
+parse_size (const char *text,
+            guint64    *out_size)
+{
+  char *end = NULL;
+  guint64 value;
+  guint64 unit = 1;
+
+  if (text == NULL || !g_ascii_isdigit (*text))
+    return FALSE;
+  value = g_ascii_strtoull (text, &end, 10);
+  switch (g_ascii_toupper (*end))
+    {
+    case '\0': break;
+    case 'K': unit = 1024; end++; break;
+    case 'M': unit = 1024 * 1024; end++; break;
+    case 'G': unit = 1024 * 1024 * 1024; end++; break;
+    default: return FALSE;
+    }
+  if (g_ascii_toupper (*end) == 'B')
+    end++;
+  if (*end != '\0' || value > G_MAXUINT64 / unit)
+    return FALSE;
+  *out_size = value * unit;
+  return TRUE;
+}
+
+static void
+progress_cb (CgCrawler          *crawler,
+             const CgCrawlStats *stats,
+             CrawlCli           *cli)
+{
+  g_autofree char *bytes = g_format_size (stats->bytes);
+  g_autofree char *line = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  if (cli->quiet)
+    return;
+  line = g_strdup_printf (_("%" G_GUINT64_FORMAT " done, %" G_GUINT64_FORMAT " queued, %" G_GUINT64_FORMAT
+                            " in flight, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT " skipped, "
+                            "%s, %.1f documents/s%s"),
+                          stats->done, stats->queued, stats->in_flight, stats->failed, stats->skipped,
+                          bytes, stats->documents_per_second, stats->paused ? _(" (paused)") : "");
+  if (cli->terminal)
+    {
+      fprintf (stderr, "\r\033[K%s", line);
+      fflush (stderr);
+    }
+  else if (now - cli->last_plain_line >= PLAIN_PROGRESS_INTERVAL_US)
+    {
+      fprintf (stderr, "%s\n", line);
+      cli->last_plain_line = now;
+    }
+}
+
+static void
+event_cb (CgCrawler  *crawler,
+          int         kind,
+          const char *url,
+          const char *message,
+          CrawlCli   *cli)
+{
+  /* Blocked and failed URLs are in the crawl log; only what changes the
+   * crawl as a whole is worth a line here. */
+  if (kind == CG_CRAWL_EVENT_ROBOTS || kind == CG_CRAWL_EVENT_FETCH_FAILED)
+    return;
+  if (cli->terminal)
+    fprintf (stderr, "\r\033[K");
+  fprintf (stderr, "%s%s%s\n", message, url != NULL ? ": " : "", url != NULL ? url : "");
+}
+
+static void
+finished_cb (CgCrawler    *crawler,
+             int           end,
+             const GError *error,
+             CrawlCli     *cli)
+{
+  if (cli->terminal && !cli->quiet)
+    fprintf (stderr, "\n");
+  cli->end = end;
+  if (error != NULL)
+    cli->error = g_error_copy (error);
+  g_main_loop_quit (cli->loop);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  CrawlCli *cli = user_data;
+
+  if (++cli->interrupts == 1)
+    {
+      fprintf (stderr, "\n%s\n", _("Stopping: finishing the records under way (press Ctrl+C again to quit at once)…"));
+      cg_crawler_stop (cli->crawler);
+      return G_SOURCE_CONTINUE;
+    }
+  /* Quitting at once is safe too: what was not committed is redone when
+   * the crawl resumes. */
+  _exit (CG_CLI_EXIT_FAILED);
+}
+
+int
+cg_cli_crawl (int    argc,
+              char **argv)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *scope = NULL;
+  g_autofree char *max_bytes = NULL;
+  g_autofree char *max_body = NULL;
+  g_autofree char *warc_size = NULL;
+  g_autofree char *digest = NULL;
+  g_autofree char *user_agent = NULL;
+  g_autofree char *contact = NULL;
+  g_autofree char *bandwidth = NULL;
+  g_autofree char *warc_prefix = NULL;
+  g_auto(GStrv) includes = NULL;
+  g_auto(GStrv) excludes = NULL;
+  g_auto(GStrv) surt_prefixes = NULL;
+  gboolean resume = FALSE, no_requisites = FALSE, ignore_robots = FALSE, cookies = FALSE;
+  gboolean no_politeness = FALSE, quiet = FALSE;
+  int max_depth = -1, per_host = 0, connections = 0, compression = -1, timeout = 0;
+  gint64 max_pages = 0, max_duration = 0;
+  double delay = -1, delay_factor = -1, max_delay = -1;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgCrawlConfig) config = NULL;
+  g_autoptr(CgCrawler) crawler = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = NULL;
+  CrawlCli cli = { 0 };
+  int exit_code = CG_CLI_EXIT_OK;
+  guint sigint, sigterm;
+  const GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder (created if needed)"), N_("DIR") },
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Resume the project’s last crawl where it stopped"), NULL },
+    { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, N_("What to crawl: host (default), domain or prefix"), N_("SCOPE") },
+    { "surt-prefix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &surt_prefixes, N_("Also crawl under this SURT prefix or domain"), N_("PREFIX") },
+    { "include", 0, 0, G_OPTION_ARG_STRING_ARRAY, &includes, N_("Follow only links matching this regular expression"), N_("REGEX") },
+    { "exclude", 0, 0, G_OPTION_ARG_STRING_ARRAY, &excludes, N_("Never fetch URLs matching this regular expression"), N_("REGEX") },
+    { "max-depth", 0, 0, G_OPTION_ARG_INT, &max_depth, N_("Links to follow from the seeds (default 20)"), N_("N") },
+    { "max-pages", 0, 0, G_OPTION_ARG_INT64, &max_pages, N_("Stop after this many HTML pages"), N_("N") },
+    { "max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes, N_("Stop after receiving this much (e.g. 2G)"), N_("SIZE") },
+    { "max-duration", 0, 0, G_OPTION_ARG_INT64, &max_duration, N_("Stop after this many seconds"), N_("SECONDS") },
+    { "no-requisites", 0, 0, G_OPTION_ARG_NONE, &no_requisites, N_("Do not fetch the CSS, scripts and images pages need"), NULL },
+    { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
+    { "cookies", 0, 0, G_OPTION_ARG_NONE, &cookies, N_("Keep and send cookies during the crawl"), NULL },
+    { "user-agent", 0, 0, G_OPTION_ARG_STRING, &user_agent, N_("The whole User-Agent header"), N_("TEXT") },
+    { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
+    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
+    { "delay-factor", 0, 0, G_OPTION_ARG_DOUBLE, &delay_factor, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
+    { "max-delay", 0, 0, G_OPTION_ARG_DOUBLE, &max_delay, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
+    { "per-host", 0, 0, G_OPTION_ARG_INT, &per_host, N_("Requests to one host at once (default 1)"), N_("N") },
+    { "connections", 0, 0, G_OPTION_ARG_INT, &connections, N_("Open connections at most (default 8)"), N_("N") },
+    { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &no_politeness, N_("No delays, all connections on one host: only for your own servers"), NULL },
+    { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &bandwidth, N_("Bandwidth caps by time, e.g. “mon-fri 08:00-19:00 = 200K; * = 1M”"), N_("SCHEDULE") },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Longest time for one fetch"), N_("SECONDS") },
+    { "max-body-size", 0, 0, G_OPTION_ARG_STRING, &max_body, N_("Cut responses longer than this (default 64M)"), N_("SIZE") },
+    { "warc-prefix", 0, 0, G_OPTION_ARG_STRING, &warc_prefix, N_("The start of the WARC file names"), N_("NAME") },
+    { "warc-size", 0, 0, G_OPTION_ARG_STRING, &warc_size, N_("Start a new WARC file past this size (default 1G)"), N_("SIZE") },
+    { "digest", 0, 0, G_OPTION_ARG_STRING, &digest, N_("WARC digests: sha1 (default) or sha256"), N_("ALGORITHM") },
+    { "compression", 0, 0, G_OPTION_ARG_INT, &compression, N_("Compression level of the WARC files, 0 to 12 (default 6)"), N_("N") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("[URL…]"));
+  g_option_context_set_summary (context, _("Archive a site in WARC: a polite, resumable crawl."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
+    return exit_code;
+
+  if (folder == NULL)
+    {
+      cg_cli_print_error (_("crawl needs --project DIR"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (resume && argc > 1)
+    {
+      cg_cli_print_error (_("--resume continues the crawl as it was started: give no URL"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (!resume && argc < 2)
+    {
+      cg_cli_print_error (_("crawl needs a URL to start from, or --resume"));
+      return CG_CLI_EXIT_USAGE;
+    }
+
+  if (!resume)
+    {
+      config = cg_crawl_config_new ();
+      g_strfreev (config->seeds);
+      config->seeds = g_strdupv (argv + 1);
+#define TAKE_STRV(field, value) if (value != NULL) { g_strfreev (config->field); config->field = g_steal_pointer (&value); }
+      TAKE_STRV (include_regexes, includes)
+      TAKE_STRV (exclude_regexes, excludes)
+      TAKE_STRV (surt_prefixes, surt_prefixes)
+#undef TAKE_STRV
+      if (scope != NULL && !cg_scope_mode_from_string (scope, &config->scope_mode))
+        {
+          cg_cli_print_error (_("“%s” is not a scope: use host, domain or prefix"), scope);
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (max_depth >= 0)
+        config->max_depth = (guint) max_depth;
+      if (max_pages < 0 || max_duration < 0 || max_depth < -1 || per_host < 0 || connections < 0 || timeout < 0)
+        {
+          cg_cli_print_error (_("limits and counts cannot be negative"));
+          return CG_CLI_EXIT_USAGE;
+        }
+      config->max_pages = (guint64) max_pages;
+      config->max_duration = (guint64) max_duration;
+      if (max_bytes != NULL && !parse_size (max_bytes, &config->max_bytes))
+        {
+          cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), max_bytes);
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (max_body != NULL && !parse_size (max_body, &config->max_body_size))
+        {
+          cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), max_body);
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (warc_size != NULL && !parse_size (warc_size, &config->warc_max_size))
+        {
+          cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), warc_size);
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (digest != NULL)
+        {
+          if (g_str_equal (digest, "sha1"))
+            config->digest = CG_WARC_DIGEST_SHA1;
+          else if (g_str_equal (digest, "sha256"))
+            config->digest = CG_WARC_DIGEST_SHA256;
+          else
+            {
+              cg_cli_print_error (_("“%s” is not a digest algorithm: use sha1 or sha256"), digest);
+              return CG_CLI_EXIT_USAGE;
+            }
+        }
+      config->requisites = !no_requisites;
+      config->obey_robots = !ignore_robots;
+      config->cookies = cookies;
+      if (user_agent != NULL)
+        config->user_agent = g_steal_pointer (&user_agent);
+      if (contact != NULL)
+        config->contact = g_steal_pointer (&contact);
+      if (bandwidth != NULL)
+        {
+          g_free (config->bandwidth);
+          config->bandwidth = g_steal_pointer (&bandwidth);
+        }
+      if (warc_prefix != NULL)
+        {
+          g_free (config->warc_prefix);
+          config->warc_prefix = g_steal_pointer (&warc_prefix);
+        }
+      if (connections > 0)
+        config->max_connections = (guint) connections;
+      if (no_politeness)
+        cg_crawl_config_disable_politeness (config);
+      if (delay >= 0)
+        config->min_delay = delay;
+      if (delay_factor >= 0)
+        config->delay_factor = delay_factor;
+      if (max_delay >= 0)
+        config->max_delay = max_delay;
+      else if (config->max_delay < config->min_delay)
+        config->max_delay = config->min_delay;
+      if (per_host > 0)
+        config->max_per_host = (guint) per_host;
+      if (timeout > 0)
+        config->timeout = (guint) timeout;
+      if (compression >= 0)
+        config->compression_level = compression;
+
+      if (!cg_crawl_config_validate (config, &error))
+        {
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_USAGE;
+        }
+    }
+
+  project = resume ? cg_project_open (folder, &error) : cg_project_open_or_create (folder, &error);
+  if (project == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  if (resume)
+    {
+      gint64 crawl_id = cg_crawler_find_resumable (project, &error);
+
+      crawler = crawl_id > 0 ? cg_crawler_new_for_crawl (project, crawl_id, &error) : NULL;
+    }
+  else
+    crawler = cg_crawler_new (project, config, &error);
+  if (crawler == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  cli.loop = g_main_loop_new (NULL, FALSE);
+  cli.crawler = crawler;
+  cli.terminal = isatty (STDERR_FILENO);
+  cli.quiet = quiet;
+  g_signal_connect (crawler, "progress", G_CALLBACK (progress_cb), &cli);
+  g_signal_connect (crawler, "event", G_CALLBACK (event_cb), &cli);
+  g_signal_connect (crawler, "finished", G_CALLBACK (finished_cb), &cli);
+  sigint = g_unix_signal_add (SIGINT, interrupt_cb, &cli);
+  sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
+
+  if (!quiet)
+    fprintf (stderr, _("Crawl %" G_GINT64_FORMAT " into %s\n"), cg_crawler_get_crawl_id (crawler),
+             cg_project_get_folder (project));
+  cg_crawler_start (crawler);
+  g_main_loop_run (cli.loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  g_main_loop_unref (cli.loop);
+
+  report = cg_crawl_report_build (project, cg_crawler_get_crawl_id (crawler), NULL);
+  if (report != NULL && !quiet)
+    printf ("%s", report);
+
+  switch (cli.end)
+    {
+    case CG_CRAWL_END_DONE:
+    case CG_CRAWL_END_LIMIT:
+      break;
+    case CG_CRAWL_END_STOPPED:
+      fprintf (stderr, _("Stopped. Run “cartograph-cli crawl --resume --project %s” to go on.\n"), folder);
+      break;
+    case CG_CRAWL_END_FAILED:
+    default:
+      cg_cli_print_error ("%s", cli.error != NULL ? cli.error->message : _("the crawl failed"));
+      exit_code = CG_CLI_EXIT_FAILED;
+      break;
+    }
+  g_clear_error (&cli.error);
+  return exit_code;
+}

@@ -1,0 +1,2010 @@
+/* cg-crawler.c: the archival crawl.
+ *
+ * A crawl runs in a thread of its own, with its own main context, database
+ * connection and libsoup session, so that neither the window nor the
+ * command line ever waits for it. A second thread compresses and writes
+ * the WARC records, which is most of a fast crawl's CPU (DESIGN.md); the
+ * crawl thread meanwhile fetches, extracts links and keeps the frontier.
+ * Signals are emitted in the main context that was current when
+ * cg_crawler_start() was called.
+ *
+ * Exactly once, whatever the moment of a kill: a page is marked done, with
+ * its fetch and the place of its records, only after its records are in
+ * the WARC file, and in the same transaction the file's committed size is
+ * moved past them. Resuming cuts every WARC file back to its committed
+ * size and queues again the URLs that were in flight. So a record is in
+ * the archive if and only if the database says so, and no page is lost or
+ * written twice. URLs discovered on a page may commit before its records;
+ * seen again after a resume, they are recognised and not queued twice.
+ *
+ * robots.txt is fetched as a prerequisite of each host (all redirects
+ * followed), archived like any other response, kept in the hosts table
+ * and checked again just before each fetch (seed 002, §1).
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <unistd.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "cg-crawl-log.h"
+#include "cg-crawler.h"
+#include "cg-fetcher.h"
+#include "cg-frontier.h"
+#include "cg-links.h"
+#include "cg-robots.h"
+#include "cg-scope.h"
+#include "cg-url.h"
+#include "cg-warc-writer.h"
+
+/* The User-Agent product token robots.txt groups are matched against. */
+#define ROBOTS_PRODUCT_TOKEN "cartograph"
+
+/* Transactions are committed at each tick, or sooner after this many
+ * changes, so that a kill loses little work and locks are short. */
+#define MAX_CHANGES_PER_TRANSACTION 2000
+
+/* Documents per second are measured over this many ticks. */
+#define RATE_WINDOW_TICKS 25
+
+/* The WARC writer thread may fall this many pages behind before fetching
+ * waits for it, which bounds the memory held by pending records. */
+#define MAX_PENDING_WRITES 256
+
+G_DEFINE_QUARK (cg-crawler-error-quark, cg_crawler_error)
+
+typedef struct _CrawlRun CrawlRun;
+
+struct _CgCrawler
+{
+  GObject        parent_instance;
+
+  CgProject     *project;
+  CgCrawlConfig *config;
+  gint64         crawl_id;
+  CgBandwidth   *bandwidth;
+
+  GMainContext  *owner_context;
+  GThread       *thread;
+  CrawlRun      *run;
+
+  GMutex         stats_lock;
+  CgCrawlStats   stats;
+  gint           paused;    /* atomic */
+  gint           stopping;  /* atomic */
+  gboolean       running;
+};
+
+G_DEFINE_FINAL_TYPE (CgCrawler, cg_crawler, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_PROGRESS,
+  SIGNAL_EVENT,
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* A page on its way to the WARC file. */
+typedef struct {
+  CrawlRun         *run;
+  CgFrontierItem   *item;          /* NULL for a robots.txt hop */
+  CgFetchResult    *result;
+  char             *payload_digest;
+  char             *revisit_uri;
+  char             *revisit_date;
+  char             *revisit_id;
+  GPtrArray        *outlinks;      /* char *, for the metadata record */
+  gint64            host_ready_at;
+  gint64            robots_host_id;
+  /* Filled by the writer thread. */
+  CgWarcRecordInfo *request_info;
+  CgWarcRecordInfo *response_info;
+  CgWarcRecordInfo *metadata_info;
+  GError           *error;
+} WriteJob;
+
+struct _CrawlRun
+{
+  CgCrawler       *crawler;       /* strong reference held by the thread */
+  CgCrawlConfig   *config;
+  gint64           crawl_id;
+  GMainContext    *context;
+  GMainLoop       *loop;
+  GCancellable    *cancellable;
+
+  CgStore         *store;
+  CgFrontier      *frontier;
+  CgFetcher       *fetcher;
+  CgScope         *scope;
+  CgRobotsCache   *robots;
+  CgCrawlLog      *log;
+  char            *warc_dir;
+  char            *warc_prefix;
+
+  /* The writer thread and its queue of WriteJob. */
+  GThread         *writer_thread;
+  GAsyncQueue     *write_queue;
+  CgWarcWriter    *writer;
+  guint            pending_writes;
+
+  GHashTable      *warc_file_ids;    /* file name → gint64 id (boxed) */
+  char            *current_warc;
+  GHashTable      *robots_waiting;   /* host key → GPtrArray of CgFrontierItem */
+  guint            in_flight;        /* HTTP fetches under way */
+  gboolean         in_transaction;
+  guint            changes;
+  GSource         *wake_source;
+  GSource         *tick_source;
+  gboolean         finishing;
+  CgCrawlEnd       end;
+  GError          *error;
+
+  gint64           started_us;
+  guint64          bytes;
+  guint64          warc_bytes;
+  guint64          documents;
+  guint64          rate_history[RATE_WINDOW_TICKS];
+  guint            rate_index;
+};
+
+static const char * const crawl_end_names[] = {
+  [CG_CRAWL_END_DONE] = "finished",
+  [CG_CRAWL_END_LIMIT] = "limit",
+  [CG_CRAWL_END_STOPPED] = "stopped",
+  [CG_CRAWL_END_FAILED] = "failed",
+};
+
+const char *
+cg_crawl_end_to_string (CgCrawlEnd end)
+{
+  return end < G_N_ELEMENTS (crawl_end_names) ? crawl_end_names[end] : "failed";
+}
+
+/* ------------------------------------------------------------------ */
+/* Reporting to the owner's main context                               */
+
+typedef struct {
+  CgCrawler        *crawler;
+  CgCrawlEventKind  kind;
+  char             *url;
+  char             *message;
+} EventData;
+
+static gboolean
+emit_event_cb (gpointer user_data)
+{
+  EventData *data = user_data;
+
+  g_signal_emit (data->crawler, signals[SIGNAL_EVENT], 0, data->kind, data->url, data->message);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+event_data_free (gpointer user_data)
+{
+  EventData *data = user_data;
+
+  g_object_unref (data->crawler);
+  g_free (data->url);
+  g_free (data->message);
+  g_free (data);
+}
+
+static void
+report_event (CrawlRun         *run,
+              CgCrawlEventKind  kind,
+              const char       *url,
+              const char       *message)
+{
+  EventData *data = g_new0 (EventData, 1);
+
+  data->crawler = g_object_ref (run->crawler);
+  data->kind = kind;
+  data->url = g_strdup (url);
+  data->message = g_strdup (message);
+  g_main_context_invoke_full (run->crawler->owner_context, G_PRIORITY_DEFAULT,
+                              emit_event_cb, data, event_data_free);
+}
+
+static gboolean
+emit_progress_cb (gpointer user_data)
+{
+  CgCrawler *self = user_data;
+  CgCrawlStats stats;
+
+  cg_crawler_get_stats (self, &stats);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, &stats);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+publish_stats (CrawlRun *run)
+{
+  CgCrawler *self = run->crawler;
+  guint64 oldest = run->rate_history[(run->rate_index + 1) % RATE_WINDOW_TICKS];
+  CgCrawlStats stats = { 0 };
+  guint ticks = MIN (run->rate_index, RATE_WINDOW_TICKS - 1);
+
+  run->rate_index++;
+  run->rate_history[run->rate_index % RATE_WINDOW_TICKS] = run->documents;
+
+  stats.queued = cg_frontier_count (run->frontier, CG_URL_QUEUED);
+  stats.in_flight = cg_frontier_count (run->frontier, CG_URL_IN_FLIGHT);
+  stats.done = cg_frontier_count (run->frontier, CG_URL_DONE);
+  stats.failed = cg_frontier_count (run->frontier, CG_URL_FAILED);
+  stats.skipped = cg_frontier_count (run->frontier, CG_URL_SKIPPED);
+  stats.bytes = run->bytes;
+  stats.warc_bytes = run->warc_bytes;
+  stats.elapsed_us = g_get_monotonic_time () - run->started_us;
+  stats.paused = g_atomic_int_get (&self->paused);
+  stats.hosts = cg_frontier_get_n_hosts (run->frontier);
+  if (ticks > 0)
+    stats.documents_per_second = (double) (run->documents - (run->rate_index > RATE_WINDOW_TICKS - 1 ? oldest : 0)) /
+                                 (ticks * CG_CRAWLER_TICK_MS / 1000.0);
+
+  g_mutex_lock (&self->stats_lock);
+  self->stats = stats;
+  g_mutex_unlock (&self->stats_lock);
+
+  g_main_context_invoke_full (self->owner_context, G_PRIORITY_DEFAULT, emit_progress_cb,
+                              g_object_ref (self), g_object_unref);
+}
+
+/* ------------------------------------------------------------------ */
+/* Transactions                                                        */
+
+static gboolean
+ensure_transaction (CrawlRun  *run,
+                    GError   **error)
+{
+  if (run->in_transaction)
+    return TRUE;
+  if (!cg_store_begin (run->store, error))
+    return FALSE;
+  run->in_transaction = TRUE;
+  run->changes = 0;
+  return TRUE;
+}
+
+static gboolean
+commit (CrawlRun  *run,
+        GError   **error)
+{
+  if (!run->in_transaction)
+    return TRUE;
+  run->in_transaction = FALSE;
+  if (!cg_store_commit (run->store, error))
+    return FALSE;
+  return cg_crawl_log_flush (run->log, error);
+}
+
+static void fail_run (CrawlRun *run, GError *error);
+static void pump (CrawlRun *run);
+
+/* Counts a change and commits when enough have piled up. */
+static void
+changed (CrawlRun *run)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (++run->changes < MAX_CHANGES_PER_TRANSACTION)
+    return;
+  if (!commit (run, &error) || !ensure_transaction (run, &error))
+    fail_run (run, g_steal_pointer (&error));
+}
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+
+static gint64
+politeness_ready_at (CrawlRun   *run,
+                     const char *url,
+                     gint64      now_us,
+                     gint64      duration_us)
+{
+  const CgCrawlConfig *config = run->config;
+  double delay = MAX (config->min_delay, config->delay_factor * duration_us / (double) G_USEC_PER_SEC);
+  double crawl_delay = cg_robots_cache_get_crawl_delay (run->robots, url, now_us);
+
+  delay = MIN (delay, config->max_delay);
+  /* Crawl-delay is the site's own request: it wins over our cap, up to
+   * the robots module's own limit. */
+  delay = MAX (delay, crawl_delay);
+  return now_us + (gint64) (delay * G_USEC_PER_SEC);
+}
+
+static gboolean
+is_html (const char *content_type)
+{
+  return g_strcmp0 (content_type, "text/html") == 0 || g_strcmp0 (content_type, "application/xhtml+xml") == 0;
+}
+
+static int
+status_for_error (const GError *error)
+{
+  if (error == NULL)
+    return CG_FETCH_STATUS_UNEXPECTED;
+  if (error->domain == CG_FETCHER_ERROR)
+    switch ((CgFetcherError) error->code)
+      {
+      case CG_FETCHER_ERROR_DNS: return CG_FETCH_STATUS_DNS_FAILED;
+      case CG_FETCHER_ERROR_CONNECTION: return CG_FETCH_STATUS_CONNECT_LOST;
+      case CG_FETCHER_ERROR_TIMEOUT: return CG_FETCH_STATUS_TIMEOUT;
+      case CG_FETCHER_ERROR_UNSUPPORTED_SCHEME: return CG_FETCH_STATUS_UNSUPPORTED_SCHEME;
+      case CG_FETCHER_ERROR_TLS: return CG_FETCH_STATUS_CONNECT_FAILED;
+      default: return CG_FETCH_STATUS_UNEXPECTED;
+      }
+  return CG_FETCH_STATUS_UNEXPECTED;
+}
+
+static void
+log_line (CrawlRun             *run,
+          int                   status,
+          gint64                size,
+          const char           *url,
+          const char           *hops,
+          const char           *via,
+          const char           *mime,
+          gint64                start_us,
+          gint64                duration_us,
+          const char           *digest,
+          const char           *annotations)
+{
+  g_autoptr(GError) error = NULL;
+  CgCrawlLogEntry entry = {
+    .log_time_us = g_get_real_time (),
+    .status = status,
+    .size = size,
+    .url = url,
+    .hops = hops,
+    .via = via,
+    .mime = mime,
+    .fetch_start_us = start_us,
+    .duration_ms = duration_us / 1000,
+    .digest = digest,
+    .annotations = annotations,
+  };
+
+  if (!cg_crawl_log_write (run->log, &entry, &error))
+    g_warning ("%s", error->message);
+}
+
+static char *
+lookup_url (CrawlRun *run,
+            gint64    url_id)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (url_id <= 0)
+    return NULL;
+  stmt = cg_store_prepare (run->store, "SELECT url FROM urls WHERE id = ?1", NULL);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, url_id);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return NULL;
+  return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+}
+
+/* ------------------------------------------------------------------ */
+/* The WARC writer thread                                              */
+
+static void
+write_job_free (WriteJob *job)
+{
+  g_clear_pointer (&job->item, cg_frontier_item_free);
+  g_clear_pointer (&job->result, cg_fetch_result_unref);
+  g_free (job->payload_digest);
+  g_free (job->revisit_uri);
+  g_free (job->revisit_date);
+  g_free (job->revisit_id);
+  g_clear_pointer (&job->outlinks, g_ptr_array_unref);
+  g_clear_pointer (&job->request_info, cg_warc_record_info_free);
+  g_clear_pointer (&job->response_info, cg_warc_record_info_free);
+  g_clear_pointer (&job->metadata_info, cg_warc_record_info_free);
+  g_clear_error (&job->error);
+  g_free (job);
+}
+
+/* The fetcher keeps the header block as received; the payload it gives is
+ * de-chunked, so a Transfer-Encoding: chunked line would make readers
+ * de-chunk it again. It is kept under another name, as wget does. */
+static GBytes *
+response_headers_for_warc (CgFetchResult *result)
+{
+  GBytes *block = cg_fetch_result_get_response_header_block (result);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GString *out;
+
+  if (!cg_fetch_result_get_payload_dechunked (result))
+    return g_bytes_ref (block);
+
+  text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
+  lines = g_strsplit (text, "\r\n", -1);
+  out = g_string_sized_new (g_bytes_get_size (block) + 32);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append (out, "\r\n");
+      if (g_ascii_strncasecmp (lines[i], "Transfer-Encoding:", 18) == 0)
+        g_string_append (out, "X-Archive-Orig-");
+      g_string_append (out, lines[i]);
+    }
+  return g_string_free_to_bytes (out);
+}
+
+static gboolean
+write_done_cb (gpointer user_data);
+
+static void
+write_job (CgWarcWriter *writer,
+           WriteJob     *job)
+{
+  CgFetchResult *result = job->result;
+  GBytes *request = cg_fetch_result_get_request_header_block (result);
+  g_autoptr(GBytes) response = response_headers_for_warc (result);
+  GBytes *payload = cg_fetch_result_get_payload (result);
+  g_autoptr(GDateTime) date = g_date_time_new_from_unix_utc (cg_fetch_result_get_start_time (result) / G_USEC_PER_SEC);
+  CgWarcExchange exchange = {
+    .target_uri = cg_fetch_result_get_url (result),
+    .date = date,
+    .ip_address = cg_fetch_result_get_remote_ip (result),
+    .request_headers = request != NULL ? g_bytes_get_data (request, NULL) : (const guint8 *) "",
+    .request_headers_length = request != NULL ? g_bytes_get_size (request) : 0,
+    .response_headers = g_bytes_get_data (response, NULL),
+    .response_headers_length = g_bytes_get_size (response),
+    .payload = payload != NULL ? g_bytes_get_data (payload, NULL) : NULL,
+    .payload_length = payload != NULL ? g_bytes_get_size (payload) : 0,
+    .truncated = (CgWarcTruncation) cg_fetch_result_get_truncated (result),
+    .revisit_payload_digest = job->revisit_uri != NULL ? job->payload_digest : NULL,
+    .revisit_target_uri = job->revisit_uri,
+    .revisit_date = job->revisit_date,
+    .revisit_record_id = job->revisit_id,
+  };
+
+  if (!cg_warc_writer_write_exchange (writer, &exchange, &job->request_info, &job->response_info, &job->error))
+    return;
+
+  if (job->outlinks != NULL && job->outlinks->len > 0)
+    {
+      g_ptr_array_add (job->outlinks, NULL);
+      job->metadata_info = cg_warc_writer_write_metadata (writer, exchange.target_uri, date,
+                                                          job->response_info->record_id,
+                                                          (const char * const *) job->outlinks->pdata,
+                                                          NULL, &job->error);
+    }
+}
+
+static gpointer
+writer_thread_main (gpointer user_data)
+{
+  CrawlRun *run = user_data;
+  WriteJob *job;
+
+  /* A job whose run is NULL is the signal to stop. */
+  while ((job = g_async_queue_pop (run->write_queue))->run != NULL)
+    {
+      write_job (run->writer, job);
+      g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT, write_done_cb, job, NULL);
+    }
+  g_free (job);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bookkeeping of WARC files                                           */
+
+static gint64
+warc_file_id (CrawlRun    *run,
+              const char  *name,
+              GError     **error)
+{
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  g_autoptr(sqlite3_stmt) close_others = NULL;
+  gint64 *id = g_hash_table_lookup (run->warc_file_ids, name);
+
+  if (id != NULL)
+    return *id;
+
+  /* A new file means the writer closed the ones before it. */
+  close_others = cg_store_prepare (run->store, "UPDATE warc_files SET closed = 1 WHERE crawl_id = ?1", error);
+  if (close_others == NULL)
+    return -1;
+  sqlite3_bind_int64 (close_others, 1, run->crawl_id);
+  if (!cg_store_step_done (run->store, close_others, error))
+    return -1;
+
+  insert = cg_store_prepare (run->store, "INSERT INTO warc_files (crawl_id, name) VALUES (?1, ?2)", error);
+  if (insert == NULL)
+    return -1;
+  sqlite3_bind_int64 (insert, 1, run->crawl_id);
+  sqlite3_bind_text (insert, 2, name, -1, SQLITE_TRANSIENT);
+  if (!cg_store_step_done (run->store, insert, error))
+    return -1;
+
+  id = g_new (gint64, 1);
+  *id = sqlite3_last_insert_rowid (cg_store_get_db (run->store));
+  g_hash_table_insert (run->warc_file_ids, g_strdup (name), id);
+  g_free (run->current_warc);
+  run->current_warc = g_strdup (name);
+  return *id;
+}
+
+static gboolean
+commit_warc_end (CrawlRun          *run,
+                 gint64             file_id,
+                 const CgWarcRecordInfo *last,
+                 GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (run->store,
+                           "UPDATE warc_files SET committed_size = max(committed_size, ?2) WHERE id = ?1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, file_id);
+  sqlite3_bind_int64 (stmt, 2, (gint64) (last->offset + last->length));
+  return cg_store_step_done (run->store, stmt, error);
+}
+
+static gboolean
+insert_fetch (CrawlRun    *run,
+              WriteJob    *job,
+              gint64       url_id,
+              gint64       file_id,
+              GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  CgFetchResult *result = job->result;
+  SoupMessageHeaders *headers = cg_fetch_result_get_response_headers (result);
+  GBytes *payload = cg_fetch_result_get_payload (result);
+  const char *truncated = cg_fetch_truncation_to_string (cg_fetch_result_get_truncated (result));
+
+  stmt = cg_store_prepare (run->store,
+                           "INSERT INTO fetches (crawl_id, url_id, fetched_at, duration_ms, status, mime, size, "
+                           "  payload_digest, ip, record_type, warc_file_id, warc_offset, warc_length, "
+                           "  warc_record_id, warc_date, truncated, etag, last_modified) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  sqlite3_bind_int64 (stmt, 2, url_id);
+  sqlite3_bind_int64 (stmt, 3, cg_fetch_result_get_start_time (result));
+  sqlite3_bind_int64 (stmt, 4, cg_fetch_result_get_duration (result) / 1000);
+  sqlite3_bind_int (stmt, 5, (int) cg_fetch_result_get_status (result));
+  sqlite3_bind_text (stmt, 6, cg_fetch_result_get_content_type (result), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 7, payload != NULL ? (gint64) g_bytes_get_size (payload) : 0);
+  sqlite3_bind_text (stmt, 8, job->payload_digest != NULL ? job->payload_digest : job->response_info->payload_digest,
+                     -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 9, cg_fetch_result_get_remote_ip (result), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 10, job->revisit_uri != NULL ? "revisit" : "response", -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 11, file_id);
+  sqlite3_bind_int64 (stmt, 12, (gint64) job->response_info->offset);
+  sqlite3_bind_int64 (stmt, 13, (gint64) job->response_info->length);
+  sqlite3_bind_text (stmt, 14, job->response_info->record_id, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 15, job->response_info->date, -1, SQLITE_TRANSIENT);
+  if (truncated != NULL)
+    sqlite3_bind_text (stmt, 16, truncated, -1, SQLITE_STATIC);
+  if (headers != NULL)
+    {
+      sqlite3_bind_text (stmt, 17, soup_message_headers_get_one (headers, "ETag"), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (stmt, 18, soup_message_headers_get_one (headers, "Last-Modified"), -1, SQLITE_TRANSIENT);
+    }
+  return cg_store_step_done (run->store, stmt, error);
+}
+
+static gboolean
+store_robots (CrawlRun      *run,
+              gint64         host_id,
+              CgFetchResult *result,
+              GError       **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GBytes *body = cg_fetch_result_get_decoded_payload (result);
+
+  stmt = cg_store_prepare (run->store,
+                           "UPDATE hosts SET robots_status = ?2, robots_body = ?3, robots_fetched_at = ?4 WHERE id = ?1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, host_id);
+  sqlite3_bind_int (stmt, 2, cg_fetch_result_has_response (result) ? (int) cg_fetch_result_get_status (result) : 0);
+  if (body != NULL)
+    sqlite3_bind_blob (stmt, 3, g_bytes_get_data (body, NULL), (int) g_bytes_get_size (body), SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 4, g_get_real_time ());
+  return cg_store_step_done (run->store, stmt, error);
+}
+
+static void
+write_done (CrawlRun *run,
+            WriteJob *job)
+{
+  g_autoptr(GError) error = NULL;
+  const CgWarcRecordInfo *last;
+  GBytes *payload;
+  gint64 file_id;
+
+  run->pending_writes--;
+
+  if (job->error != NULL)
+    {
+      /* Nothing of this page is committed: it stays in flight and a
+       * resumed crawl fetches it again. */
+      fail_run (run, g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC,
+                                  _("Cannot write the WARC file: %s"), job->error->message));
+      return;
+    }
+
+  last = job->metadata_info != NULL ? job->metadata_info : job->response_info;
+  if (!ensure_transaction (run, &error) ||
+      (file_id = warc_file_id (run, last->file_name, &error)) < 0 ||
+      !commit_warc_end (run, file_id, last, &error))
+    {
+      fail_run (run, g_steal_pointer (&error));
+      return;
+    }
+  run->warc_bytes += job->request_info->length + job->response_info->length +
+                     (job->metadata_info != NULL ? job->metadata_info->length : 0);
+  run->documents++;
+
+  if (job->item == NULL)
+    {
+      /* A robots.txt hop: its answer is kept with the host. */
+      if (job->robots_host_id > 0 && !store_robots (run, job->robots_host_id, job->result, &error))
+        fail_run (run, g_steal_pointer (&error));
+      changed (run);
+      return;
+    }
+
+  if (!insert_fetch (run, job, job->item->id, file_id, &error) ||
+      !cg_frontier_finish (run->frontier, job->item, CG_URL_DONE, NULL, job->host_ready_at, &error))
+    {
+      fail_run (run, g_steal_pointer (&error));
+      return;
+    }
+
+  payload = cg_fetch_result_get_payload (job->result);
+  {
+    g_autofree char *via = lookup_url (run, job->item->via_id);
+    g_autofree char *annotations = NULL;
+
+    if (job->revisit_uri != NULL)
+      annotations = g_strdup_printf ("duplicate:digest,%ut", cg_fetch_result_get_n_attempts (job->result));
+    else
+      annotations = g_strdup_printf ("%ut", cg_fetch_result_get_n_attempts (job->result));
+    log_line (run, (int) cg_fetch_result_get_status (job->result),
+              payload != NULL ? (gint64) g_bytes_get_size (payload) : 0,
+              job->item->url, job->item->hops, via, cg_fetch_result_get_content_type (job->result),
+              cg_fetch_result_get_start_time (job->result), cg_fetch_result_get_duration (job->result),
+              job->payload_digest != NULL ? job->payload_digest : job->response_info->payload_digest,
+              annotations);
+  }
+  changed (run);
+}
+
+static gboolean
+write_done_cb (gpointer user_data)
+{
+  WriteJob *job = user_data;
+  CrawlRun *run = job->run;
+
+  write_done (run, job);
+  write_job_free (job);
+  pump (run);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_write (CrawlRun *run,
+             WriteJob *job)
+{
+  job->run = run;
+  run->pending_writes++;
+  g_async_queue_push (run->write_queue, job);
+}
+
+/* ------------------------------------------------------------------ */
+/* Links                                                               */
+
+typedef struct {
+  CrawlRun         *run;
+  const CgFrontierItem *item;
+  GPtrArray        *outlinks;
+  GError           *error;
+} LinkContext;
+
+static gboolean
+add_link (CrawlRun              *run,
+          const CgFrontierItem  *item,
+          const char            *url,
+          CgHopType              hop,
+          const char            *anchor,
+          GError               **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *host_key = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *hops = NULL;
+  CgScopeVerdict verdict;
+  guint depth = item->depth + (hop == CG_HOP_REDIRECT ? 0 : 1);
+  gint64 to_id = 0;
+  char hop_char = cg_hop_type_to_char (hop);
+
+  host_key = cg_url_get_host_key (url, NULL);
+  if (host_key == NULL)
+    return TRUE;
+  hops = g_strdup_printf ("%s%c", item->hops != NULL ? item->hops : "", hop_char);
+
+  verdict = cg_scope_check (run->scope, url, depth, hop, &detail);
+  if (verdict == CG_SCOPE_IN_SCOPE)
+    {
+      /* Requisites before the next level's pages, so that pages replay
+       * soon after they are archived. */
+      int priority = hop == CG_HOP_EMBED || hop == CG_HOP_SPECULATIVE ? (int) item->depth : (int) depth;
+
+      if (!cg_frontier_add (run->frontier, url, host_key, (int) depth, hops, item->id, priority,
+                            &to_id, NULL, error))
+        return FALSE;
+    }
+  else if (!cg_frontier_add_skipped (run->frontier, url, host_key, (int) depth, hops, item->id,
+                                     cg_scope_verdict_to_string (verdict), &to_id, error))
+    return FALSE;
+
+  stmt = cg_store_prepare (run->store,
+                           "INSERT OR IGNORE INTO links (from_id, to_id, hop, anchor) VALUES (?1, ?2, ?3, ?4)",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, item->id);
+  sqlite3_bind_int64 (stmt, 2, to_id);
+  sqlite3_bind_text (stmt, 3, (char[]) { hop_char, '\0' }, 1, SQLITE_TRANSIENT);
+  if (anchor != NULL && *anchor != '\0')
+    sqlite3_bind_text (stmt, 4, anchor, -1, SQLITE_TRANSIENT);
+  if (!cg_store_step_done (run->store, stmt, error))
+    return FALSE;
+  changed (run);
+  return TRUE;
+}
+
+static gboolean
+add_links (CrawlRun              *run,
+           const CgFrontierItem  *item,
+           GPtrArray             *links,
+           GPtrArray             *outlinks,
+           GError               **error)
+{
+  for (guint i = 0; i < links->len; i++)
+    {
+      const CgLink *link = g_ptr_array_index (links, i);
+
+      g_ptr_array_add (outlinks, g_strdup_printf ("%s %c %s/@%s", link->url, cg_hop_type_to_char (link->hop),
+                                                  link->element, link->attribute));
+      if (!add_link (run, item, link->url, link->hop, link->text, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fetching                                                            */
+
+typedef struct {
+  CrawlRun       *run;
+  CgFrontierItem *item;
+} FetchData;
+
+static void handle_item (CrawlRun *run, CgFrontierItem *item);
+
+/* Finds an earlier response with the same payload, in any crawl of the
+ * project, so that a revisit record refers to it instead of a copy. */
+static gboolean
+find_duplicate (CrawlRun    *run,
+                WriteJob    *job)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT u.url, f.warc_date, f.warc_record_id FROM fetches f JOIN urls u ON u.id = f.url_id "
+                           "WHERE f.payload_digest = ?1 AND f.record_type = 'response' LIMIT 1",
+                           NULL);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, job->payload_digest, -1, SQLITE_STATIC);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return FALSE;
+  job->revisit_uri = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  job->revisit_date = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+  job->revisit_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+  return job->revisit_uri != NULL && job->revisit_date != NULL;
+}
+
+static void
+fetch_failed (CrawlRun       *run,
+              CgFrontierItem *item,
+              CgFetchResult  *result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *via = lookup_url (run, item->via_id);
+  const GError *fetch_error = cg_fetch_result_get_error (result);
+  gint64 now = g_get_real_time ();
+  int status = status_for_error (fetch_error);
+
+  if (!ensure_transaction (run, &error) ||
+      !cg_frontier_finish (run->frontier, item, CG_URL_FAILED,
+                           fetch_error != NULL ? fetch_error->message : NULL,
+                           politeness_ready_at (run, item->url, now, cg_fetch_result_get_duration (result)),
+                           &error))
+    {
+      fail_run (run, g_steal_pointer (&error));
+      return;
+    }
+  log_line (run, status, -1, item->url, item->hops, via, NULL,
+            cg_fetch_result_get_start_time (result), cg_fetch_result_get_duration (result), NULL,
+            fetch_error != NULL ? fetch_error->message : NULL);
+  report_event (run, CG_CRAWL_EVENT_FETCH_FAILED, item->url,
+                fetch_error != NULL ? fetch_error->message : _("The fetch failed"));
+  changed (run);
+}
+
+static void
+fetch_done_cb (GObject      *source,
+               GAsyncResult *async_result,
+               gpointer      user_data)
+{
+  FetchData *data = user_data;
+  CrawlRun *run = data->run;
+  CgFrontierItem *item = data->item;
+  g_autoptr(CgFetchResult) result = cg_fetcher_fetch_finish (CG_FETCHER (source), async_result);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) links = NULL;
+  const GError *fetch_error = cg_fetch_result_get_error (result);
+  const char *content_type;
+  GBytes *payload;
+  WriteJob *job;
+  guint64 received;
+  gint64 now = g_get_real_time ();
+
+  g_free (data);
+  run->in_flight--;
+
+  if (g_error_matches (fetch_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* Stopped: the URL stays in flight in the database and is fetched
+       * again when the crawl resumes. */
+      cg_frontier_item_free (item);
+      pump (run);
+      return;
+    }
+
+  if (!cg_fetch_result_has_response (result))
+    {
+      fetch_failed (run, item, result);
+      cg_frontier_item_free (item);
+      pump (run);
+      return;
+    }
+
+  payload = cg_fetch_result_get_payload (result);
+  content_type = cg_fetch_result_get_content_type (result);
+  received = g_bytes_get_size (payload) + g_bytes_get_size (cg_fetch_result_get_response_header_block (result));
+  run->bytes += received;
+  cg_bandwidth_consume (run->crawler->bandwidth, received, now);
+  cg_scope_record_fetch (run->scope, received, is_html (content_type));
+
+  job = g_new0 (WriteJob, 1);
+  job->item = item;
+  job->result = cg_fetch_result_ref (result);
+  job->outlinks = g_ptr_array_new_with_free_func (g_free);
+  job->host_ready_at = politeness_ready_at (run, item->url, now, cg_fetch_result_get_duration (result));
+
+  if (!ensure_transaction (run, &error))
+    goto failed;
+
+  if (cg_fetch_result_is_redirect (result))
+    {
+      const char *location = cg_fetch_result_get_location (result);
+
+      g_ptr_array_add (job->outlinks, g_strdup_printf ("%s R Location", location));
+      if (!add_link (run, item, location, CG_HOP_REDIRECT, NULL, &error))
+        goto failed;
+    }
+  else if (cg_fetch_result_get_status (result) / 100 == 2)
+    {
+      GBytes *decoded = cg_fetch_result_get_decoded_payload (result);
+      g_autoptr(GError) link_error = NULL;
+
+      if (decoded != NULL && is_html (content_type))
+        {
+          g_autofree char *full_type = g_strdup_printf ("%s%s%s", content_type,
+                                                        cg_fetch_result_get_charset (result) != NULL ? "; charset=" : "",
+                                                        cg_fetch_result_get_charset (result) != NULL ? cg_fetch_result_get_charset (result) : "");
+          links = cg_links_extract_html (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
+                                         item->url, full_type, &link_error);
+        }
+      else if (decoded != NULL && g_strcmp0 (content_type, "text/css") == 0)
+        links = cg_links_extract_css (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
+                                      item->url, &link_error);
+      /* A page whose links cannot be read is still archived as it is. */
+      if (link_error != NULL)
+        g_debug ("No links from %s: %s", item->url, link_error->message);
+      if (links != NULL && !add_links (run, item, links, job->outlinks, &error))
+        goto failed;
+
+      if (g_bytes_get_size (payload) > 0 && cg_fetch_result_get_truncated (result) == CG_FETCH_TRUNCATED_NONE)
+        {
+          job->payload_digest = cg_warc_digest_compute (run->config->digest, g_bytes_get_data (payload, NULL),
+                                                        g_bytes_get_size (payload));
+          find_duplicate (run, job);
+        }
+    }
+
+  queue_write (run, job);
+  pump (run);
+  return;
+
+failed:
+  write_job_free (job);
+  fail_run (run, g_steal_pointer (&error));
+}
+
+static void
+start_fetch (CrawlRun       *run,
+             CgFrontierItem *item)
+{
+  FetchData *data = g_new0 (FetchData, 1);
+
+  data->run = run;
+  data->item = item;
+  run->in_flight++;
+  cg_fetcher_fetch_async (run->fetcher, item->url, NULL, run->cancellable, fetch_done_cb, data);
+}
+
+/* ------------------------------------------------------------------ */
+/* robots.txt                                                          */
+
+typedef struct {
+  CrawlRun *run;
+  char     *host_key;
+  char     *robots_url;
+  gint64    host_id;
+} RobotsData;
+
+static void
+robots_done_cb (GObject      *source,
+                GAsyncResult *async_result,
+                gpointer      user_data)
+{
+  RobotsData *data = user_data;
+  CrawlRun *run = data->run;
+  g_autoptr(GPtrArray) hops = cg_fetcher_fetch_following_finish (CG_FETCHER (source), async_result);
+  g_autoptr(GPtrArray) waiting = NULL;
+  g_autoptr(GError) error = NULL;
+  CgFetchResult *last = g_ptr_array_index (hops, hops->len - 1);
+  const GError *last_error = cg_fetch_result_get_error (last);
+  gint64 now = g_get_real_time ();
+  GBytes *body;
+
+  run->in_flight--;
+  g_hash_table_steal_extended (run->robots_waiting, data->host_key, NULL, (gpointer *) &waiting);
+
+  if (g_error_matches (last_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    goto out;
+
+  /* Every hop with a response is archived, the redirects too. */
+  for (guint i = 0; i < hops->len; i++)
+    {
+      CgFetchResult *hop = g_ptr_array_index (hops, i);
+      GBytes *payload = cg_fetch_result_get_payload (hop);
+
+      if (!cg_fetch_result_has_response (hop))
+        {
+          log_line (run, status_for_error (cg_fetch_result_get_error (hop)), -1, cg_fetch_result_get_url (hop),
+                    "P", NULL, NULL, cg_fetch_result_get_start_time (hop), cg_fetch_result_get_duration (hop),
+                    NULL, NULL);
+          continue;
+        }
+      {
+        WriteJob *job = g_new0 (WriteJob, 1);
+
+        job->result = cg_fetch_result_ref (hop);
+        /* The answer is stored with the host once the last hop is archived. */
+        job->robots_host_id = i == hops->len - 1 ? data->host_id : 0;
+        queue_write (run, job);
+      }
+      log_line (run, (int) cg_fetch_result_get_status (hop), (gint64) g_bytes_get_size (payload),
+                cg_fetch_result_get_url (hop), "P", NULL, cg_fetch_result_get_content_type (hop),
+                cg_fetch_result_get_start_time (hop), cg_fetch_result_get_duration (hop), NULL, NULL);
+    }
+
+  body = cg_fetch_result_get_decoded_payload (last);
+  if (!cg_robots_cache_store (run->robots, data->robots_url,
+                              cg_fetch_result_has_response (last) && last_error == NULL && !cg_fetch_result_is_redirect (last)
+                                ? cg_fetch_result_get_status (last) : 0,
+                              body != NULL ? g_bytes_get_data (body, NULL) : NULL,
+                              body != NULL ? g_bytes_get_size (body) : 0,
+                              now, &error))
+    g_warning ("robots.txt of %s: %s", data->host_key, error->message);
+
+  for (guint i = 0; waiting != NULL && i < waiting->len; i++)
+    handle_item (run, g_ptr_array_index (waiting, i));
+  if (waiting != NULL)
+    g_ptr_array_set_free_func (waiting, NULL);
+
+out:
+  g_free (data->host_key);
+  g_free (data->robots_url);
+  g_free (data);
+  pump (run);
+}
+
+/* Returns TRUE when @item may be fetched now; otherwise it was skipped or
+ * parked until its host's robots.txt arrives. */
+static gboolean
+check_robots (CrawlRun       *run,
+              CgFrontierItem *item)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rule = NULL;
+  gint64 now = g_get_real_time ();
+  GPtrArray *waiting;
+
+  switch (cg_robots_cache_check (run->robots, item->url, now, &rule))
+    {
+    case CG_ROBOTS_ALLOWED:
+      return TRUE;
+
+    case CG_ROBOTS_DISALLOWED:
+      {
+        g_autofree char *via = lookup_url (run, item->via_id);
+        g_autofree char *annotation = rule != NULL ? g_strdup_printf ("robots:%s", rule) : NULL;
+
+        if (!ensure_transaction (run, &error) ||
+            !cg_frontier_finish (run->frontier, item, CG_URL_SKIPPED, "robots", now, &error))
+          {
+            fail_run (run, g_steal_pointer (&error));
+            return FALSE;
+          }
+        log_line (run, CG_FETCH_STATUS_ROBOTS, -1, item->url, item->hops, via, NULL, 0, 0, NULL, annotation);
+        report_event (run, CG_CRAWL_EVENT_ROBOTS, item->url, _("Kept out by robots.txt"));
+        changed (run);
+        cg_frontier_item_free (item);
+        return FALSE;
+      }
+
+    case CG_ROBOTS_NEED_FETCH:
+    default:
+      break;
+    }
+
+  waiting = g_hash_table_lookup (run->robots_waiting, item->host_key);
+  if (waiting == NULL)
+    {
+      RobotsData *data = g_new0 (RobotsData, 1);
+
+      data->run = run;
+      data->host_key = g_strdup (item->host_key);
+      data->host_id = item->host_id;
+      data->robots_url = cg_robots_url_for (item->url, NULL);
+      if (data->robots_url == NULL)
+        {
+          g_free (data->host_key);
+          g_free (data);
+          return TRUE;
+        }
+      waiting = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_frontier_item_free);
+      g_hash_table_insert (run->robots_waiting, g_strdup (item->host_key), waiting);
+      run->in_flight++;
+      cg_fetcher_fetch_following_async (run->fetcher, data->robots_url, CG_FETCHER_ROBOTS_MAX_REDIRECTS,
+                                        NULL, run->cancellable, robots_done_cb, data);
+    }
+  g_ptr_array_add (waiting, item);
+  return FALSE;
+}
+
+static void
+handle_item (CrawlRun       *run,
+             CgFrontierItem *item)
+{
+  if (g_atomic_int_get (&run->crawler->stopping))
+    {
+      cg_frontier_item_free (item);
+      return;
+    }
+  if (run->config->obey_robots && !check_robots (run, item))
+    return;
+  start_fetch (run, item);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scheduling                                                          */
+
+static gboolean
+wake_cb (gpointer user_data)
+{
+  CrawlRun *run = user_data;
+
+  g_clear_pointer (&run->wake_source, g_source_unref);
+  pump (run);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wake_in (CrawlRun *run,
+         gint64    wait_us)
+{
+  guint ms = (guint) CLAMP ((wait_us + 999) / 1000, 1, 60 * 1000);
+
+  if (run->wake_source != NULL)
+    {
+      g_source_destroy (run->wake_source);
+      g_clear_pointer (&run->wake_source, g_source_unref);
+    }
+  run->wake_source = g_timeout_source_new (ms);
+  g_source_set_callback (run->wake_source, wake_cb, run, NULL);
+  g_source_attach (run->wake_source, run->context);
+}
+
+static void finish_run (CrawlRun *run);
+
+static void
+maybe_finish (CrawlRun *run)
+{
+  if (run->in_flight == 0 && run->pending_writes == 0)
+    finish_run (run);
+}
+
+/* Starts as many fetches as the connection cap, politeness, the bandwidth
+ * schedule and the limits allow, and arranges to be called again. */
+static void
+pump (CrawlRun *run)
+{
+  CgCrawler *self = run->crawler;
+  g_autoptr(GError) error = NULL;
+
+  if (run->finishing)
+    {
+      maybe_finish (run);
+      return;
+    }
+  if (g_atomic_int_get (&self->stopping))
+    {
+      run->finishing = TRUE;
+      run->end = CG_CRAWL_END_STOPPED;
+      g_cancellable_cancel (run->cancellable);
+      maybe_finish (run);
+      return;
+    }
+  if (g_atomic_int_get (&self->paused))
+    return;
+
+  while (run->in_flight < run->config->max_connections && run->pending_writes < MAX_PENDING_WRITES)
+    {
+      gint64 now = g_get_real_time ();
+      gint64 wait = 0;
+      CgScopeVerdict limit = cg_scope_check_limits (run->scope, now);
+      CgFrontierItem *item;
+
+      if (limit != CG_SCOPE_IN_SCOPE)
+        {
+          report_event (run, CG_CRAWL_EVENT_LIMIT, NULL, cg_scope_verdict_describe (limit));
+          run->finishing = TRUE;
+          run->end = CG_CRAWL_END_LIMIT;
+          maybe_finish (run);
+          return;
+        }
+
+      wait = cg_bandwidth_get_wait (self->bandwidth, now);
+      if (wait > 0)
+        {
+          wake_in (run, wait);
+          return;
+        }
+
+      if (!ensure_transaction (run, &error))
+        {
+          fail_run (run, g_steal_pointer (&error));
+          return;
+        }
+      item = cg_frontier_next (run->frontier, now, &wait, &error);
+      if (error != NULL)
+        {
+          fail_run (run, g_steal_pointer (&error));
+          return;
+        }
+      if (item == NULL)
+        {
+          if (wait > 0)
+            wake_in (run, wait);
+          else if (cg_frontier_is_exhausted (run->frontier) && run->in_flight == 0 &&
+                   run->pending_writes == 0 && g_hash_table_size (run->robots_waiting) == 0)
+            {
+              run->finishing = TRUE;
+              run->end = CG_CRAWL_END_DONE;
+              maybe_finish (run);
+            }
+          return;
+        }
+      changed (run);
+      handle_item (run, item);
+    }
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  CrawlRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!commit (run, &error))
+    {
+      fail_run (run, g_steal_pointer (&error));
+      return G_SOURCE_CONTINUE;
+    }
+  publish_stats (run);
+  /* Pause, unpause and stop are noticed here at the latest. */
+  pump (run);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+fail_run (CrawlRun *run,
+          GError   *error)
+{
+  if (run->error == NULL)
+    {
+      run->error = error;
+      report_event (run, CG_CRAWL_EVENT_ERROR, NULL, error->message);
+    }
+  else
+    g_error_free (error);
+
+  if (!run->finishing)
+    {
+      run->finishing = TRUE;
+      run->end = CG_CRAWL_END_FAILED;
+      g_cancellable_cancel (run->cancellable);
+    }
+  maybe_finish (run);
+}
+
+static void
+finish_run (CrawlRun *run)
+{
+  if (g_main_loop_is_running (run->loop))
+    g_main_loop_quit (run->loop);
+}
+
+/* ------------------------------------------------------------------ */
+/* Setting up and resuming                                             */
+
+static gboolean
+truncate_file (const char  *path,
+               guint64      size,
+               GError     **error)
+{
+  if (truncate (path, (off_t) size) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot cut the WARC file “%s” back to %" G_GUINT64_FORMAT " bytes: %s"),
+                   path, size, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+remove_index (const char *warc_path)
+{
+  g_autofree char *index = g_strconcat (warc_path, NULL);
+  char *suffix = g_strrstr (index, ".warc.gz");
+
+  if (suffix != NULL)
+    {
+      g_autofree char *cdxj = NULL;
+
+      *suffix = '\0';
+      cdxj = g_strconcat (index, ".cdxj", NULL);
+      g_remove (cdxj);
+    }
+}
+
+/* Makes the WARC files agree with the database after an interrupted run:
+ * files are cut back to what was committed, and files with nothing
+ * committed are removed. */
+static gboolean
+reconcile_warc_files (CrawlRun  *run,
+                      GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *prefix = g_strconcat (run->warc_prefix, "-", NULL);
+  guint64 cut = 0;
+  const char *name;
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT name, committed_size, closed FROM warc_files WHERE crawl_id = ?1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *file = (const char *) sqlite3_column_text (stmt, 0);
+      guint64 committed = (guint64) sqlite3_column_int64 (stmt, 1);
+      g_autofree char *path = g_build_filename (run->warc_dir, file, NULL);
+      GStatBuf st;
+
+      g_hash_table_add (known, g_strdup (file));
+      if (sqlite3_column_int (stmt, 2) != 0 || g_stat (path, &st) != 0)
+        continue;
+      if ((guint64) st.st_size > committed)
+        {
+          if (!truncate_file (path, committed, error))
+            return FALSE;
+          cut += (guint64) st.st_size - committed;
+          remove_index (path);
+        }
+    }
+
+  dir = g_dir_open (run->warc_dir, 0, error);
+  if (dir == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz") &&
+          !g_hash_table_contains (known, name))
+        {
+          g_autofree char *path = g_build_filename (run->warc_dir, name, NULL);
+          GStatBuf st;
+
+          if (g_stat (path, &st) == 0)
+            cut += (guint64) st.st_size;
+          remove_index (path);
+          g_remove (path);
+        }
+    }
+
+  if (!cg_warc_writer_recover (run->warc_dir, run->warc_prefix, NULL, error))
+    return FALSE;
+  if (!cg_store_exec (run->store, "UPDATE warc_files SET closed = 1", error))
+    return FALSE;
+
+  if (cut > 0)
+    {
+      g_autofree char *message = g_strdup_printf (_("Cut %" G_GUINT64_FORMAT " bytes of unfinished WARC records "
+                                                    "left by an interrupted run; their pages are fetched again"),
+                                                  cut);
+      report_event (run, CG_CRAWL_EVENT_REPAIRED, NULL, message);
+    }
+  return TRUE;
+}
+
+static gboolean
+load_robots (CrawlRun  *run,
+             GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT host_key, robots_status, robots_body, robots_fetched_at FROM hosts "
+                           "WHERE crawl_id = ?1 AND robots_fetched_at IS NOT NULL",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *host_key = (const char *) sqlite3_column_text (stmt, 0);
+      g_autofree char *url = NULL;
+      g_autofree char *robots_url = NULL;
+
+      /* The host key has no scheme; robots.txt was fetched over the seed's. */
+      url = g_strdup_printf ("%s://%s/", g_str_has_suffix (host_key, ":443") ? "https" : "http", host_key);
+      robots_url = cg_robots_url_for (url, NULL);
+      if (robots_url == NULL)
+        continue;
+      cg_robots_cache_store (run->robots, robots_url, (guint) sqlite3_column_int (stmt, 1),
+                             sqlite3_column_blob (stmt, 2), (gsize) sqlite3_column_bytes (stmt, 2),
+                             sqlite3_column_int64 (stmt, 3), NULL);
+    }
+  return TRUE;
+}
+
+static gboolean
+restore_counters (CrawlRun  *run,
+                  GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT count(CASE WHEN mime IN ('text/html', 'application/xhtml+xml') THEN 1 END), "
+                           "  coalesce(sum(size), 0) FROM fetches WHERE crawl_id = ?1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      cg_scope_set_counters (run->scope, (guint64) sqlite3_column_int64 (stmt, 0),
+                             (guint64) sqlite3_column_int64 (stmt, 1));
+      run->bytes = (guint64) sqlite3_column_int64 (stmt, 1);
+    }
+  return TRUE;
+}
+
+static gboolean
+add_seeds (CrawlRun  *run,
+           GError   **error)
+{
+  for (guint i = 0; run->config->seeds[i] != NULL; i++)
+    {
+      g_autofree char *url = cg_url_normalize (run->config->seeds[i], CG_URL_NORMALIZE_CRAWL, error);
+      g_autofree char *host_key = NULL;
+
+      if (url == NULL)
+        return FALSE;
+      host_key = cg_url_get_host_key (url, error);
+      if (host_key == NULL)
+        return FALSE;
+      if (!cg_frontier_add (run->frontier, url, host_key, 0, "", 0, 0, NULL, NULL, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+set_crawl_state (CgStore     *store,
+                 gint64       crawl_id,
+                 const char  *state,
+                 gboolean     finished,
+                 GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (store,
+                           finished
+                             ? "UPDATE crawls SET state = ?2, finished_at = ?3 WHERE id = ?1"
+                             : "UPDATE crawls SET state = ?2, started_at = coalesce(started_at, ?3), finished_at = NULL WHERE id = ?1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  sqlite3_bind_text (stmt, 2, state, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 3, g_get_real_time () / G_USEC_PER_SEC);
+  return cg_store_step_done (store, stmt, error);
+}
+
+static CgScope *
+build_scope (const CgCrawlConfig  *config,
+             GError              **error)
+{
+  g_autoptr(CgScope) scope = cg_scope_new (config->scope_mode);
+
+  for (guint i = 0; config->seeds[i] != NULL; i++)
+    if (!cg_scope_add_seed (scope, config->seeds[i], error))
+      return NULL;
+  for (guint i = 0; config->surt_prefixes[i] != NULL; i++)
+    if (!cg_scope_add_surt_prefix (scope, config->surt_prefixes[i], error))
+      return NULL;
+  for (guint i = 0; config->include_regexes[i] != NULL; i++)
+    if (!cg_scope_add_include_regex (scope, config->include_regexes[i], error))
+      return NULL;
+  for (guint i = 0; config->exclude_regexes[i] != NULL; i++)
+    if (!cg_scope_add_exclude_regex (scope, config->exclude_regexes[i], error))
+      return NULL;
+  cg_scope_set_max_depth (scope, config->max_depth);
+  cg_scope_set_fetch_requisites (scope, config->requisites);
+  cg_scope_set_max_pages (scope, config->max_pages);
+  cg_scope_set_max_bytes (scope, config->max_bytes);
+  cg_scope_set_max_duration (scope, config->max_duration);
+  return g_steal_pointer (&scope);
+}
+
+static gboolean
+set_up_run (CrawlRun  *run,
+            GError   **error)
+{
+  CgCrawler *self = run->crawler;
+  const CgCrawlConfig *config = run->config;
+  g_autofree char *db_path = g_build_filename (cg_project_get_folder (self->project), CG_PROJECT_DATABASE_NAME, NULL);
+  g_autofree char *log_dir = g_build_filename (cg_project_get_folder (self->project), "logs", NULL);
+  g_autofree char *log_name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".log", run->crawl_id);
+  g_autofree char *log_path = g_build_filename (log_dir, log_name, NULL);
+  g_autofree char *warcinfo = NULL;
+  g_autofree char *user_agent = NULL;
+  CgFetcherConfig fetcher_config;
+
+  run->store = cg_store_open (db_path, error);
+  if (run->store == NULL)
+    return FALSE;
+
+  run->warc_dir = cg_project_get_warc_dir (self->project);
+  run->warc_prefix = g_strdup_printf ("%s-%" G_GINT64_FORMAT, config->warc_prefix, run->crawl_id);
+  if (!reconcile_warc_files (run, error))
+    return FALSE;
+
+  run->frontier = cg_frontier_new (run->store, run->crawl_id, config->max_per_host, error);
+  if (run->frontier == NULL)
+    return FALSE;
+
+  run->scope = build_scope (config, error);
+  if (run->scope == NULL)
+    return FALSE;
+  if (!restore_counters (run, error))
+    return FALSE;
+
+  cg_fetcher_config_init (&fetcher_config);
+  user_agent = config->user_agent != NULL ? g_strdup (config->user_agent) : cg_fetcher_build_user_agent (config->contact);
+  fetcher_config.user_agent = user_agent;
+  fetcher_config.contact_url = config->contact;
+  fetcher_config.cookies = config->cookies;
+  fetcher_config.max_conns = config->max_connections + 1;
+  fetcher_config.max_conns_per_host = config->max_per_host;
+  if (config->timeout > 0)
+    fetcher_config.total_timeout = config->timeout;
+  if (config->max_body_size > 0)
+    fetcher_config.max_body_size = config->max_body_size;
+  run->fetcher = cg_fetcher_new (&fetcher_config, error);
+  if (run->fetcher == NULL)
+    return FALSE;
+
+  run->robots = cg_robots_cache_new (ROBOTS_PRODUCT_TOKEN,
+                                     config->obey_robots ? CG_ROBOTS_POLICY_OBEY : CG_ROBOTS_POLICY_IGNORE);
+  if (!load_robots (run, error))
+    return FALSE;
+
+  if (g_mkdir_with_parents (log_dir, 0755) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot create the folder “%s”: %s"), log_dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  run->log = cg_crawl_log_open (log_path, error);
+  if (run->log == NULL)
+    return FALSE;
+
+  run->writer = cg_warc_writer_new (run->warc_dir, run->warc_prefix, error);
+  if (run->writer == NULL)
+    return FALSE;
+  if (config->warc_max_size > 0)
+    cg_warc_writer_set_max_file_size (run->writer, config->warc_max_size);
+  cg_warc_writer_set_compression_level (run->writer, config->compression_level);
+  cg_warc_writer_set_digest_algorithm (run->writer, config->digest);
+  cg_warc_writer_set_robots_policy (run->writer, config->obey_robots ? CG_WARC_ROBOTS_OBEY : CG_WARC_ROBOTS_IGNORE);
+  warcinfo = cg_crawl_config_to_warcinfo (config);
+  if (!cg_warc_writer_set_crawl_config (run->writer, warcinfo, error))
+    return FALSE;
+
+  if (!cg_store_begin (run->store, error))
+    return FALSE;
+  run->in_transaction = TRUE;
+  if (cg_frontier_count (run->frontier, CG_URL_QUEUED) + cg_frontier_count (run->frontier, CG_URL_DONE) +
+      cg_frontier_count (run->frontier, CG_URL_FAILED) + cg_frontier_count (run->frontier, CG_URL_SKIPPED) == 0 &&
+      !add_seeds (run, error))
+    return FALSE;
+  if (!set_crawl_state (run->store, run->crawl_id, "running", FALSE, error))
+    return FALSE;
+  return commit (run, error);
+}
+
+static void
+tear_down_run (CrawlRun *run)
+{
+  g_autoptr(GError) error = NULL;
+  WriteJob *stop;
+
+  /* Let the writer finish what it has, then stop it. */
+  if (run->writer_thread != NULL)
+    {
+      while (run->pending_writes > 0)
+        g_main_context_iteration (run->context, TRUE);
+      stop = g_new0 (WriteJob, 1);
+      g_async_queue_push (run->write_queue, stop);
+      g_thread_join (run->writer_thread);
+      run->writer_thread = NULL;
+    }
+
+  if (run->store != NULL)
+    {
+      if (!commit (run, &error))
+        {
+          if (run->error == NULL)
+            run->error = g_steal_pointer (&error);
+          g_clear_error (&error);
+          cg_store_rollback (run->store);
+        }
+      if (run->writer != NULL && !cg_warc_writer_close (run->writer, &error))
+        {
+          if (run->error == NULL)
+            run->error = g_steal_pointer (&error);
+          g_clear_error (&error);
+        }
+      else if (run->writer != NULL && !cg_store_exec (run->store, "UPDATE warc_files SET closed = 1", &error))
+        g_clear_error (&error);
+
+      if (!set_crawl_state (run->store, run->crawl_id, cg_crawl_end_to_string (run->end), TRUE, &error))
+        g_clear_error (&error);
+    }
+  if (run->log != NULL)
+    cg_crawl_log_flush (run->log, NULL);
+}
+
+static gpointer
+crawl_thread_main (gpointer user_data)
+{
+  CrawlRun *run = user_data;
+  GError *error = NULL;
+
+  g_main_context_push_thread_default (run->context);
+
+  run->started_us = g_get_monotonic_time ();
+  if (!set_up_run (run, &error))
+    {
+      run->end = CG_CRAWL_END_FAILED;
+      run->error = error;
+    }
+  else
+    {
+      run->writer_thread = g_thread_new ("cg-warc-writer", writer_thread_main, run);
+      run->tick_source = g_timeout_source_new (CG_CRAWLER_TICK_MS);
+      g_source_set_callback (run->tick_source, tick_cb, run, NULL);
+      g_source_attach (run->tick_source, run->context);
+      cg_scope_start_clock (run->scope, g_get_monotonic_time ());
+
+      pump (run);
+      if (!run->finishing || run->in_flight > 0 || run->pending_writes > 0)
+        g_main_loop_run (run->loop);
+    }
+
+  tear_down_run (run);
+  if (run->frontier != NULL)
+    publish_stats (run);
+
+  g_main_context_pop_thread_default (run->context);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The object the window and the command line hold                     */
+
+typedef struct {
+  CgCrawler  *crawler;
+  CgCrawlEnd  end;
+  GError     *error;
+} FinishedData;
+
+static void
+crawl_run_free (CrawlRun *run)
+{
+  if (run->wake_source != NULL)
+    g_source_destroy (run->wake_source);
+  g_clear_pointer (&run->wake_source, g_source_unref);
+  if (run->tick_source != NULL)
+    g_source_destroy (run->tick_source);
+  g_clear_pointer (&run->tick_source, g_source_unref);
+  g_clear_object (&run->writer);
+  g_clear_pointer (&run->write_queue, g_async_queue_unref);
+  g_clear_object (&run->log);
+  g_clear_pointer (&run->robots, cg_robots_cache_unref);
+  g_clear_pointer (&run->scope, cg_scope_unref);
+  g_clear_object (&run->fetcher);
+  g_clear_object (&run->frontier);
+  g_clear_object (&run->store);
+  g_clear_pointer (&run->warc_file_ids, g_hash_table_unref);
+  g_clear_pointer (&run->robots_waiting, g_hash_table_unref);
+  g_clear_object (&run->cancellable);
+  g_clear_pointer (&run->loop, g_main_loop_unref);
+  g_clear_pointer (&run->context, g_main_context_unref);
+  g_clear_pointer (&run->config, cg_crawl_config_free);
+  g_free (run->warc_dir);
+  g_free (run->warc_prefix);
+  g_free (run->current_warc);
+  g_clear_error (&run->error);
+  g_free (run);
+}
+
+static gboolean
+finished_cb (gpointer user_data)
+{
+  CgCrawler *self = user_data;
+  CrawlRun *run = self->run;
+  g_autoptr(GError) error = NULL;
+  CgCrawlEnd end;
+
+  g_thread_join (self->thread);
+  self->thread = NULL;
+  self->run = NULL;
+  self->running = FALSE;
+
+  end = run->end;
+  error = g_steal_pointer (&run->error);
+  g_clear_object (&run->crawler);
+  crawl_run_free (run);
+
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0, end, error);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+crawl_thread_outer (gpointer user_data)
+{
+  CrawlRun *run = user_data;
+  CgCrawler *self = run->crawler;
+
+  crawl_thread_main (run);
+  g_main_context_invoke (self->owner_context, finished_cb, self);
+  return NULL;
+}
+
+static void
+cg_crawler_finalize (GObject *object)
+{
+  CgCrawler *self = CG_CRAWLER (object);
+
+  g_clear_object (&self->project);
+  g_clear_pointer (&self->config, cg_crawl_config_free);
+  g_clear_object (&self->bandwidth);
+  g_clear_pointer (&self->owner_context, g_main_context_unref);
+  g_mutex_clear (&self->stats_lock);
+
+  G_OBJECT_CLASS (cg_crawler_parent_class)->finalize (object);
+}
+
+static void
+cg_crawler_class_init (CgCrawlerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = cg_crawler_finalize;
+
+  /* Every CG_CRAWLER_TICK_MS while running, with a const CgCrawlStats *. */
+  signals[SIGNAL_PROGRESS] = g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* Something worth telling the user: a CgCrawlEventKind, the URL it is
+   * about (or NULL) and a translated message. */
+  signals[SIGNAL_EVENT] = g_signal_new ("event", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                                        G_TYPE_INT, G_TYPE_STRING, G_TYPE_STRING);
+  /* The crawl ended: a CgCrawlEnd and, for CG_CRAWL_END_FAILED, the error. */
+  signals[SIGNAL_FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                           G_TYPE_INT, G_TYPE_ERROR);
+}
+
+static void
+cg_crawler_init (CgCrawler *self)
+{
+  g_mutex_init (&self->stats_lock);
+  self->bandwidth = cg_bandwidth_new ();
+}
+
+static CgCrawler *
+crawler_new (CgProject      *project,
+             CgCrawlConfig  *config,
+             gint64          crawl_id,
+             GError        **error)
+{
+  g_autoptr(CgCrawler) self = g_object_new (CG_TYPE_CRAWLER, NULL);
+
+  self->project = g_object_ref (project);
+  self->config = config;
+  self->crawl_id = crawl_id;
+  if (!cg_bandwidth_set_schedule (self->bandwidth, config->bandwidth, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * cg_crawler_new:
+ *
+ * Records a new crawl with @config in @project. It starts with
+ * cg_crawler_start().
+ */
+CgCrawler *
+cg_crawler_new (CgProject            *project,
+                const CgCrawlConfig  *config,
+                GError              **error)
+{
+  g_autofree char *json = NULL;
+  gint64 crawl_id;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  if (!cg_crawl_config_validate (config, error))
+    return NULL;
+  json = cg_crawl_config_to_json (config);
+  crawl_id = cg_project_add_crawl (project, "crawl", config->seeds[0], json, error);
+  if (crawl_id < 0)
+    return NULL;
+  return crawler_new (project, cg_crawl_config_copy (config), crawl_id, error);
+}
+
+/**
+ * cg_crawler_new_for_crawl:
+ *
+ * Opens an earlier crawl of @project to resume it with its own settings.
+ */
+CgCrawler *
+cg_crawler_new_for_crawl (CgProject  *project,
+                          gint64      crawl_id,
+                          GError    **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CgCrawlConfig) config = NULL;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  stmt = cg_store_prepare (cg_project_get_store (project), "SELECT config FROM crawls WHERE id = ?1", error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL,
+                   _("The project “%s” has no crawl %" G_GINT64_FORMAT),
+                   cg_project_get_folder (project), crawl_id);
+      return NULL;
+    }
+  config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), error);
+  if (config == NULL || !cg_crawl_config_validate (config, error))
+    {
+      g_prefix_error (error, _("Crawl %" G_GINT64_FORMAT ": "), crawl_id);
+      return NULL;
+    }
+  return crawler_new (project, g_steal_pointer (&config), crawl_id, error);
+}
+
+/* The newest archival crawl of @project that did not reach its end, or 0
+ * with @error set when there is none. */
+gint64
+cg_crawler_find_resumable (CgProject  *project,
+                           GError    **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (cg_project_get_store (project),
+                           "SELECT id, state FROM crawls WHERE kind = 'crawl' ORDER BY id DESC LIMIT 1", error);
+  if (stmt == NULL)
+    return 0;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL,
+                   _("The project “%s” has no crawl to resume"), cg_project_get_folder (project));
+      return 0;
+    }
+  if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "finished") == 0)
+    {
+      g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED,
+                   _("The last crawl of “%s” is finished: there is nothing to resume"),
+                   cg_project_get_folder (project));
+      return 0;
+    }
+  return sqlite3_column_int64 (stmt, 0);
+}
+
+gint64
+cg_crawler_get_crawl_id (CgCrawler *self)
+{
+  g_return_val_if_fail (CG_IS_CRAWLER (self), 0);
+  return self->crawl_id;
+}
+
+const CgCrawlConfig *
+cg_crawler_get_config (CgCrawler *self)
+{
+  g_return_val_if_fail (CG_IS_CRAWLER (self), NULL);
+  return self->config;
+}
+
+/* The crawl's bandwidth cap; its schedule may be changed while it runs. */
+CgBandwidth *
+cg_crawler_get_bandwidth (CgCrawler *self)
+{
+  g_return_val_if_fail (CG_IS_CRAWLER (self), NULL);
+  return self->bandwidth;
+}
+
+/**
+ * cg_crawler_start:
+ *
+ * Starts the crawl in its own thread. Signals are emitted in the
+ * thread-default main context of the caller, which must keep running.
+ */
+void
+cg_crawler_start (CgCrawler *self)
+{
+  CrawlRun *run;
+
+  g_return_if_fail (CG_IS_CRAWLER (self));
+  g_return_if_fail (!self->running);
+
+  run = g_new0 (CrawlRun, 1);
+  run->crawler = g_object_ref (self);
+  run->config = cg_crawl_config_copy (self->config);
+  run->crawl_id = self->crawl_id;
+  run->context = g_main_context_new ();
+  run->loop = g_main_loop_new (run->context, FALSE);
+  run->cancellable = g_cancellable_new ();
+  run->write_queue = g_async_queue_new ();
+  run->warc_file_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  run->robots_waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+
+  g_clear_pointer (&self->owner_context, g_main_context_unref);
+  self->owner_context = g_main_context_ref_thread_default ();
+  self->run = run;
+  self->running = TRUE;
+  g_atomic_int_set (&self->stopping, FALSE);
+  g_object_ref (self);
+  self->thread = g_thread_new ("cg-crawl", crawl_thread_outer, run);
+}
+
+static gboolean
+poke_cb (gpointer user_data)
+{
+  pump (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+poke (CgCrawler *self)
+{
+  if (self->run != NULL)
+    g_main_context_invoke (self->run->context, poke_cb, self->run);
+}
+
+void
+cg_crawler_pause (CgCrawler *self)
+{
+  g_return_if_fail (CG_IS_CRAWLER (self));
+  g_atomic_int_set (&self->paused, TRUE);
+}
+
+void
+cg_crawler_unpause (CgCrawler *self)
+{
+  g_return_if_fail (CG_IS_CRAWLER (self));
+  g_atomic_int_set (&self->paused, FALSE);
+  poke (self);
+}
+
+/* Stops the crawl: fetches under way are abandoned, what is archived is
+ * committed, and the crawl can be resumed later. "finished" follows. */
+void
+cg_crawler_stop (CgCrawler *self)
+{
+  g_return_if_fail (CG_IS_CRAWLER (self));
+  g_atomic_int_set (&self->stopping, TRUE);
+  poke (self);
+}
+
+gboolean
+cg_crawler_is_running (CgCrawler *self)
+{
+  g_return_val_if_fail (CG_IS_CRAWLER (self), FALSE);
+  return self->running;
+}
+
+void
+cg_crawler_get_stats (CgCrawler    *self,
+                      CgCrawlStats *out_stats)
+{
+  g_return_if_fail (CG_IS_CRAWLER (self));
+
+  g_mutex_lock (&self->stats_lock);
+  *out_stats = self->stats;
+  g_mutex_unlock (&self->stats_lock);
+}

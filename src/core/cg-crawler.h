@@ -1,0 +1,85 @@
+/* cg-crawler.h: the archival crawl.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cg-bandwidth.h"
+#include "cg-crawl-config.h"
+#include "cg-project.h"
+
+G_BEGIN_DECLS
+
+#define CG_CRAWLER_ERROR (cg_crawler_error_quark ())
+
+typedef enum {
+  CG_CRAWLER_ERROR_NO_SUCH_CRAWL,
+  CG_CRAWLER_ERROR_FINISHED,
+  CG_CRAWLER_ERROR_WARC,
+  CG_CRAWLER_ERROR_STORE,
+} CgCrawlerError;
+
+/* Why a crawl ended. */
+typedef enum {
+  CG_CRAWL_END_DONE,      /* every URL in scope was dealt with */
+  CG_CRAWL_END_LIMIT,     /* a page, byte or time limit was reached */
+  CG_CRAWL_END_STOPPED,   /* stopped by the user: it can be resumed */
+  CG_CRAWL_END_FAILED,    /* an error that stops everything (disk full, database) */
+} CgCrawlEnd;
+
+typedef struct {
+  guint64  queued;
+  guint64  in_flight;
+  guint64  done;
+  guint64  failed;
+  guint64  skipped;
+  guint64  bytes;                 /* received, this crawl in all its runs */
+  guint64  warc_bytes;            /* written to WARC files in this run */
+  double   documents_per_second;  /* over the last few seconds */
+  gint64   elapsed_us;            /* this run */
+  guint    hosts;
+  gboolean paused;
+} CgCrawlStats;
+
+typedef enum {
+  CG_CRAWL_EVENT_ROBOTS,        /* a URL robots.txt keeps out */
+  CG_CRAWL_EVENT_FETCH_FAILED,  /* a URL that failed after its retries */
+  CG_CRAWL_EVENT_LIMIT,         /* a limit ended the crawl */
+  CG_CRAWL_EVENT_REPAIRED,      /* resuming cut what an interrupted run left unfinished */
+  CG_CRAWL_EVENT_ERROR,         /* an error that stops the crawl */
+} CgCrawlEventKind;
+
+/* How often the crawl commits what it did and reports progress. */
+#define CG_CRAWLER_TICK_MS 200
+
+#define CG_TYPE_CRAWLER (cg_crawler_get_type ())
+G_DECLARE_FINAL_TYPE (CgCrawler, cg_crawler, CG, CRAWLER, GObject)
+
+GQuark        cg_crawler_error_quark    (void);
+
+CgCrawler    *cg_crawler_new            (CgProject            *project,
+                                         const CgCrawlConfig  *config,
+                                         GError              **error);
+CgCrawler    *cg_crawler_new_for_crawl  (CgProject            *project,
+                                         gint64                crawl_id,
+                                         GError              **error);
+gint64        cg_crawler_find_resumable (CgProject            *project,
+                                         GError              **error);
+
+gint64        cg_crawler_get_crawl_id   (CgCrawler            *self);
+const CgCrawlConfig *cg_crawler_get_config (CgCrawler         *self);
+CgBandwidth  *cg_crawler_get_bandwidth  (CgCrawler            *self);
+
+void          cg_crawler_start          (CgCrawler            *self);
+void          cg_crawler_pause          (CgCrawler            *self);
+void          cg_crawler_unpause        (CgCrawler            *self);
+void          cg_crawler_stop           (CgCrawler            *self);
+gboolean      cg_crawler_is_running     (CgCrawler            *self);
+void          cg_crawler_get_stats      (CgCrawler            *self,
+                                         CgCrawlStats         *out_stats);
+const char   *cg_crawl_end_to_string    (CgCrawlEnd            end);
+
+G_END_DECLS

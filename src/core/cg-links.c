@@ -1,0 +1,1034 @@
+/* cg-links.c: outlinks of an HTML page or a CSS stylesheet.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <libsoup/soup.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/encoding.h>
+
+#include "cg-links.h"
+#include "cg-url.h"
+
+G_DEFINE_QUARK (cg-links-error-quark, cg_links_error)
+G_DEFINE_BOXED_TYPE (CgLink, cg_link, cg_link_copy, cg_link_free)
+
+/* Binary data is recognised by a NUL byte near the start, which no HTML
+ * or CSS in an 8-bit or UTF-8 encoding contains. */
+#define SNIFF_LENGTH 4096
+
+CgLink *
+cg_link_copy (const CgLink *link)
+{
+  CgLink *copy;
+
+  g_return_val_if_fail (link != NULL, NULL);
+
+  copy = g_new0 (CgLink, 1);
+  copy->url = g_strdup (link->url);
+  copy->hop = link->hop;
+  copy->element = g_strdup (link->element);
+  copy->attribute = g_strdup (link->attribute);
+  copy->text = g_strdup (link->text);
+  return copy;
+}
+
+void
+cg_link_free (CgLink *link)
+{
+  if (link == NULL)
+    return;
+  g_free (link->url);
+  g_free (link->element);
+  g_free (link->attribute);
+  g_free (link->text);
+  g_free (link);
+}
+
+char
+cg_hop_type_to_char (CgHopType hop)
+{
+  return (char) hop;
+}
+
+static char *
+display_name (const char *url)
+{
+  return g_utf8_make_valid (url != NULL ? url : "", MIN (url != NULL ? strlen (url) : 0, 200));
+}
+
+static gboolean
+has_utf16_bom (const char *data,
+               gsize       length)
+{
+  return length >= 2 &&
+         (((guchar) data[0] == 0xFF && (guchar) data[1] == 0xFE) ||
+          ((guchar) data[0] == 0xFE && (guchar) data[1] == 0xFF));
+}
+
+static gboolean
+check_input (const char  *data,
+             gsize        length,
+             const char  *url,
+             gboolean     allow_utf16,
+             GError     **error)
+{
+  const char *nul;
+
+  if (length == 0)
+    return TRUE;
+  if (length > CG_LINKS_MAX_INPUT_SIZE)
+    {
+      g_autofree char *shown = display_name (url);
+
+      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_TOO_LARGE,
+                   _("The document “%s” is %lu bytes long; links are read "
+                     "from documents of at most %d bytes"),
+                   shown, (unsigned long) length, CG_LINKS_MAX_INPUT_SIZE);
+      return FALSE;
+    }
+
+  if (allow_utf16 && has_utf16_bom (data, length))
+    return TRUE;
+  nul = memchr (data, '\0', MIN (length, SNIFF_LENGTH));
+  if (nul != NULL)
+    {
+      g_autofree char *shown = display_name (url);
+
+      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_NOT_TEXT,
+                   _("The document “%s” is binary data, not text (a NUL byte at offset %lu)"),
+                   shown, (unsigned long) (nul - data));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The WHATWG Encoding Standard reads these labels as windows-1252, which
+ * is what servers that send them mean: "€" and curly quotes live in the
+ * bytes ISO-8859-1 leaves to control characters. */
+static const char * const windows_1252_labels[] = {
+  "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii", "ascii",
+  "cp819", "ibm819", "iso-ir-100", "csisolatin1", "iso_8859-1:1987", "x-cp1252",
+};
+
+/* The charset of a Content-Type header, if libxml2 (through iconv) can
+ * decode it; an unknown charset is ignored so that the page's own
+ * declaration gets its chance. */
+static char *
+charset_from_content_type (const char *content_type)
+{
+  g_autoptr(GHashTable) params = NULL;
+  const char *charset;
+  xmlCharEncodingHandlerPtr handler;
+
+  if (content_type == NULL)
+    return NULL;
+  params = soup_header_parse_semi_param_list (content_type);
+  charset = g_hash_table_lookup (params, "charset");
+  if (charset == NULL || *charset == '\0')
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (windows_1252_labels); i++)
+    if (g_ascii_strcasecmp (charset, windows_1252_labels[i]) == 0)
+      return g_strdup ("windows-1252");
+
+  handler = xmlFindCharEncodingHandler (charset);
+  if (handler == NULL)
+    return NULL;
+  xmlCharEncCloseFunc (handler);
+  return g_strdup (charset);
+}
+
+htmlDocPtr
+cg_html_parse (const char   *data,
+               gsize         length,
+               const char   *url,
+               const char   *content_type,
+               GError      **error)
+{
+  g_autofree char *encoding = NULL;
+  htmlDocPtr doc;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_input (data, length, url, TRUE, error))
+    return NULL;
+  if (length == 0)
+    return htmlNewDocNoDtD (NULL, NULL);
+
+  /* A byte order mark settles the encoding (the HTML standard's sniffing
+   * order), and libxml2 reads it when no encoding is forced. */
+  if (!(length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0) && !has_utf16_bom (data, length))
+    encoding = charset_from_content_type (content_type);
+
+  doc = htmlReadMemory (data, (int) length, url, encoding,
+                        HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                        HTML_PARSE_NOWARNING);
+  if (doc == NULL)
+    {
+      g_autofree char *shown = display_name (url);
+
+      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_PARSE,
+                   _("The document “%s” could not be parsed as HTML"), shown);
+      return NULL;
+    }
+  return doc;
+}
+
+/* ---- CSS ---------------------------------------------------------------- */
+
+/* No library at hand tokenises CSS (libxml2 does not, libcroco is no
+ * longer maintained), and links need only a small part of CSS Syntax
+ * Level 3: comments, strings with escapes, url() and @import. */
+
+typedef void (*CssRefFunc) (const char *reference,
+                            gboolean    is_import,
+                            gpointer    user_data);
+
+static gboolean
+is_css_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* Consumes an escape after a backslash at *p and appends what it stands
+ * for (CSS Syntax §4.3.7). */
+static void
+consume_escape (const char **p,
+                const char  *end,
+                GString     *out)
+{
+  const char *s = *p;
+  guint32 code = 0;
+  int digits = 0;
+
+  if (s >= end)
+    {
+      g_string_append_unichar (out, 0xFFFD);
+      return;
+    }
+  while (s < end && digits < 6 && g_ascii_isxdigit (*s))
+    {
+      code = code * 16 + (guint32) g_ascii_xdigit_value (*s);
+      s++;
+      digits++;
+    }
+  if (digits > 0)
+    {
+      if (s < end && is_css_space (*s))
+        {
+          if (*s == '\r' && s + 1 < end && s[1] == '\n')
+            s++;
+          s++;
+        }
+      if (code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        code = 0xFFFD;
+      g_string_append_unichar (out, code);
+      *p = s;
+      return;
+    }
+  /* Any other character stands for itself, whole if it is multi-byte. */
+  {
+    const char *next = s + 1;
+
+    while (next < end && ((guchar) *next & 0xC0) == 0x80)
+      next++;
+    g_string_append_len (out, s, next - s);
+    *p = next;
+  }
+}
+
+/* Reads a quoted string starting at the quote at *p. */
+static char *
+consume_string (const char **p,
+                const char  *end)
+{
+  char quote = **p;
+  const char *s = *p + 1;
+  GString *out = g_string_new (NULL);
+
+  while (s < end && *s != quote)
+    {
+      if (*s == '\n')
+        break;  /* An unterminated string ends at the line. */
+      if (*s == '\\')
+        {
+          s++;
+          if (s < end && *s == '\n')
+            {
+              s++;
+              continue;
+            }
+          consume_escape (&s, end, out);
+          continue;
+        }
+      g_string_append_c (out, *s);
+      s++;
+    }
+  if (s < end && *s == quote)
+    s++;
+  *p = s;
+  return g_string_free (out, FALSE);
+}
+
+/* At *p, just after "url(": reads the reference, quoted or not, and the
+ * closing parenthesis. Returns NULL for a malformed unquoted url(). */
+static char *
+consume_url (const char **p,
+             const char  *end)
+{
+  const char *s = *p;
+  GString *out;
+
+  while (s < end && is_css_space (*s))
+    s++;
+  if (s < end && (*s == '"' || *s == '\''))
+    {
+      char *value = consume_string (&s, end);
+
+      while (s < end && *s != ')')
+        s++;
+      if (s < end)
+        s++;
+      *p = s;
+      return value;
+    }
+
+  out = g_string_new (NULL);
+  while (s < end && *s != ')')
+    {
+      if (is_css_space (*s))
+        {
+          while (s < end && is_css_space (*s))
+            s++;
+          if (s < end && *s != ')')
+            {
+              /* "url(a b)" is a bad url: skip to its end. */
+              while (s < end && *s != ')')
+                s++;
+              g_string_truncate (out, 0);
+            }
+          break;
+        }
+      if (*s == '\\')
+        {
+          s++;
+          consume_escape (&s, end, out);
+          continue;
+        }
+      if (*s == '"' || *s == '\'' || *s == '(')
+        {
+          while (s < end && *s != ')')
+            s++;
+          g_string_truncate (out, 0);
+          break;
+        }
+      g_string_append_c (out, *s);
+      s++;
+    }
+  if (s < end)
+    s++;
+  *p = s;
+  if (out->len == 0)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+is_ident_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '-' || c == '_' || ((guchar) c & 0x80);
+}
+
+static void
+scan_css (const char *css,
+          gsize       length,
+          CssRefFunc  func,
+          gpointer    user_data)
+{
+  const char *p = css;
+  const char *end = css + length;
+
+  if (length >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+    p += 3;
+
+  while (p < end)
+    {
+      if (*p == '/' && p + 1 < end && p[1] == '*')
+        {
+          const char *close = g_strstr_len (p + 2, end - p - 2, "*/");
+
+          p = close != NULL ? close + 2 : end;
+        }
+      else if (*p == '"' || *p == '\'')
+        g_free (consume_string (&p, end));
+      else if (*p == '\\')
+        {
+          /* An escaped character is never the start of a token. */
+          p = MIN (p + 2, end);
+        }
+      else if (*p == '@' && end - p >= 7 && g_ascii_strncasecmp (p + 1, "import", 6) == 0 &&
+               (p + 7 == end || !is_ident_char (p[7])))
+        {
+          p += 7;
+          while (p < end && is_css_space (*p))
+            p++;
+          if (p < end && (*p == '"' || *p == '\''))
+            {
+              g_autofree char *ref = consume_string (&p, end);
+
+              func (ref, TRUE, user_data);
+            }
+          else if (end - p >= 4 && g_ascii_strncasecmp (p, "url(", 4) == 0)
+            {
+              g_autofree char *ref = NULL;
+
+              p += 4;
+              ref = consume_url (&p, end);
+              if (ref != NULL)
+                func (ref, TRUE, user_data);
+            }
+        }
+      else if ((*p == 'u' || *p == 'U') && end - p >= 4 &&
+               g_ascii_strncasecmp (p, "url(", 4) == 0 &&
+               (p == css || !is_ident_char (p[-1])))
+        {
+          g_autofree char *ref = NULL;
+
+          p += 4;
+          ref = consume_url (&p, end);
+          if (ref != NULL)
+            func (ref, FALSE, user_data);
+        }
+      else
+        p++;
+    }
+}
+
+/* ---- HTML ------------------------------------------------------------- */
+
+typedef struct {
+  GUri       *base;
+  CgLinkFunc  func;
+  gpointer    user_data;
+  guint       count;
+  /* Set while the CSS of one element is scanned. */
+  xmlNodePtr  css_node;
+  const char *css_element;
+  const char *css_attribute;
+} Walk;
+
+static gboolean
+walk_full (Walk *walk)
+{
+  return walk->count >= CG_LINKS_MAX_PER_DOCUMENT;
+}
+
+static void
+emit (Walk        *walk,
+      xmlNodePtr   node,
+      const char  *reference,
+      CgHopType    hop,
+      const char  *element,
+      const char  *attribute,
+      const char  *text)
+{
+  g_autofree char *url = NULL;
+  const char *p = reference;
+  CgLink link;
+
+  if (reference == NULL || walk_full (walk))
+    return;
+  while (g_ascii_isspace (*p))
+    p++;
+  /* Same-document fragments are the page itself. */
+  if (*p == '\0' || *p == '#')
+    return;
+
+  url = cg_url_resolve_uri (walk->base, p, CG_URL_NORMALIZE_CRAWL, NULL);
+  if (url == NULL)
+    return;
+
+  link.url = url;
+  link.hop = hop;
+  link.element = (char *) element;
+  link.attribute = (char *) attribute;
+  link.text = (char *) text;
+  walk->count++;
+  walk->func (&link, node, walk->user_data);
+}
+
+static void
+css_ref_cb (const char *reference,
+            gboolean    is_import,
+            gpointer    user_data)
+{
+  Walk *walk = user_data;
+
+  emit (walk, walk->css_node, reference, CG_HOP_EMBED, walk->css_element,
+        is_import ? "@import" : (walk->css_attribute != NULL ? walk->css_attribute : "url()"),
+        NULL);
+}
+
+static void
+scan_css_of (Walk        *walk,
+             xmlNodePtr   node,
+             const char  *css,
+             const char  *element,
+             const char  *attribute)
+{
+  if (css == NULL)
+    return;
+  walk->css_node = node;
+  walk->css_element = element;
+  walk->css_attribute = attribute;
+  scan_css (css, strlen (css), css_ref_cb, walk);
+  walk->css_node = NULL;
+}
+
+static char *
+get_attr (xmlNodePtr  node,
+          const char *name)
+{
+  xmlChar *value = xmlGetProp (node, (const xmlChar *) name);
+  char *copy;
+
+  if (value == NULL)
+    return NULL;
+  copy = g_strdup ((const char *) value);
+  xmlFree (value);
+  return copy;
+}
+
+/* White space collapsed and trimmed, at most CG_LINKS_MAX_ANCHOR_TEXT
+ * characters, cut on a character boundary. */
+static char *
+clean_text (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+  gboolean pending_space = FALSE;
+  guint chars = 0;
+
+  for (const char *p = valid; *p != '\0' && chars < CG_LINKS_MAX_ANCHOR_TEXT; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || c == 0x00A0)
+        {
+          pending_space = out->len > 0;
+          continue;
+        }
+      if (pending_space)
+        {
+          g_string_append_c (out, ' ');
+          chars++;
+          pending_space = FALSE;
+          if (chars >= CG_LINKS_MAX_ANCHOR_TEXT)
+            break;
+        }
+      g_string_append_unichar (out, c);
+      chars++;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The text of a link, or when it has none (an image link), the alt text
+ * of its first image. */
+static char *
+anchor_text (xmlNodePtr node)
+{
+  xmlChar *content = xmlNodeGetContent (node);
+  char *text = clean_text ((const char *) content);
+  xmlNodePtr child = node->children;
+
+  xmlFree (content);
+  if (*text != '\0')
+    return text;
+
+  while (child != NULL && child != node)
+    {
+      if (child->type == XML_ELEMENT_NODE && xmlStrcasecmp (child->name, (const xmlChar *) "img") == 0)
+        {
+          g_autofree char *alt = get_attr (child, "alt");
+
+          if (alt != NULL)
+            {
+              g_free (text);
+              return clean_text (alt);
+            }
+        }
+      if (child->type == XML_ELEMENT_NODE && child->children != NULL)
+        child = child->children;
+      else
+        {
+          while (child != node && child->next == NULL)
+            child = child->parent;
+          if (child != node)
+            child = child->next;
+        }
+    }
+  return text;
+}
+
+static void
+emit_srcset (Walk        *walk,
+             xmlNodePtr   node,
+             const char  *element,
+             const char  *attribute)
+{
+  g_autofree char *value = get_attr (node, attribute);
+  g_auto(GStrv) urls = NULL;
+
+  if (value == NULL)
+    return;
+  urls = cg_links_parse_srcset (value);
+  for (guint i = 0; urls[i] != NULL; i++)
+    emit (walk, node, urls[i], CG_HOP_EMBED, element, attribute, NULL);
+}
+
+static void
+emit_attr (Walk        *walk,
+           xmlNodePtr   node,
+           const char  *element,
+           const char  *attribute,
+           CgHopType    hop)
+{
+  g_autofree char *value = get_attr (node, attribute);
+
+  emit (walk, node, value, hop, element, attribute, NULL);
+}
+
+/* "5; url=page.html", "0;URL='page.html'", "3, url = page.html": the
+ * HTML standard's refresh parsing, without the timing. */
+static char *
+meta_refresh_target (const char *content)
+{
+  const char *p = content;
+  const char *start;
+  const char *end;
+
+  while (g_ascii_isspace (*p))
+    p++;
+  while (g_ascii_isdigit (*p) || *p == '.')
+    p++;
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == ';' || *p == ',')
+    p++;
+  while (g_ascii_isspace (*p))
+    p++;
+  if (g_ascii_strncasecmp (p, "url", 3) == 0)
+    {
+      const char *q = p + 3;
+
+      while (g_ascii_isspace (*q))
+        q++;
+      if (*q == '=')
+        {
+          p = q + 1;
+          while (g_ascii_isspace (*p))
+            p++;
+        }
+    }
+  if (*p == '"' || *p == '\'')
+    {
+      char quote = *p++;
+
+      start = p;
+      end = strchr (p, quote);
+      if (end == NULL)
+        end = p + strlen (p);
+    }
+  else
+    {
+      start = p;
+      end = p + strlen (p);
+      while (end > start && g_ascii_isspace (end[-1]))
+        end--;
+    }
+  if (end == start)
+    return NULL;
+  return g_strndup (start, end - start);
+}
+
+static gboolean
+rel_is_requisite (const char *rel)
+{
+  static const char * const requisite_rels[] = {
+    "stylesheet", "icon", "apple-touch-icon", "apple-touch-icon-precomposed",
+    "mask-icon", "preload", "modulepreload", "manifest",
+  };
+  g_auto(GStrv) tokens = NULL;
+
+  if (rel == NULL)
+    return FALSE;
+  tokens = g_strsplit_set (rel, " \t\n\r\f", -1);
+  for (guint i = 0; tokens[i] != NULL; i++)
+    for (guint j = 0; j < G_N_ELEMENTS (requisite_rels); j++)
+      if (g_ascii_strcasecmp (tokens[i], requisite_rels[j]) == 0)
+        return TRUE;
+  return FALSE;
+}
+
+static void
+visit_element (Walk       *walk,
+               xmlNodePtr  node)
+{
+  const char *name = (const char *) node->name;
+  g_autofree char *style = NULL;
+
+  if (g_str_equal (name, "a") || g_str_equal (name, "area"))
+    {
+      g_autofree char *href = get_attr (node, "href");
+      g_autofree char *alt = NULL;
+      g_autofree char *text = NULL;
+
+      if (href != NULL)
+        {
+          if (g_str_equal (name, "a"))
+            text = anchor_text (node);
+          else
+            {
+              alt = get_attr (node, "alt");
+              text = clean_text (alt);
+            }
+          emit (walk, node, href, CG_HOP_NAVLINK, name, "href", text);
+        }
+    }
+  else if (g_str_equal (name, "link"))
+    {
+      g_autofree char *rel = get_attr (node, "rel");
+
+      emit_attr (walk, node, name, "href", rel_is_requisite (rel) ? CG_HOP_EMBED : CG_HOP_NAVLINK);
+      emit_srcset (walk, node, name, "imagesrcset");
+    }
+  else if (g_str_equal (name, "img") || g_str_equal (name, "source"))
+    {
+      emit_attr (walk, node, name, "src", CG_HOP_EMBED);
+      emit_srcset (walk, node, name, "srcset");
+    }
+  else if (g_str_equal (name, "script") || g_str_equal (name, "iframe") ||
+           g_str_equal (name, "frame") || g_str_equal (name, "embed") ||
+           g_str_equal (name, "audio") || g_str_equal (name, "track"))
+    emit_attr (walk, node, name, "src", CG_HOP_EMBED);
+  else if (g_str_equal (name, "video"))
+    {
+      emit_attr (walk, node, name, "src", CG_HOP_EMBED);
+      emit_attr (walk, node, name, "poster", CG_HOP_EMBED);
+    }
+  else if (g_str_equal (name, "object"))
+    emit_attr (walk, node, name, "data", CG_HOP_EMBED);
+  else if (g_str_equal (name, "input"))
+    {
+      g_autofree char *type = get_attr (node, "type");
+
+      if (type != NULL && g_ascii_strcasecmp (type, "image") == 0)
+        emit_attr (walk, node, name, "src", CG_HOP_EMBED);
+    }
+  else if (g_str_equal (name, "body") || g_str_equal (name, "table") ||
+           g_str_equal (name, "td") || g_str_equal (name, "th"))
+    emit_attr (walk, node, name, "background", CG_HOP_EMBED);
+  else if (g_str_equal (name, "meta"))
+    {
+      g_autofree char *equiv = get_attr (node, "http-equiv");
+
+      if (equiv != NULL && g_ascii_strcasecmp (equiv, "refresh") == 0)
+        {
+          g_autofree char *content = get_attr (node, "content");
+          g_autofree char *target = content != NULL ? meta_refresh_target (content) : NULL;
+
+          emit (walk, node, target, CG_HOP_REDIRECT, name, "content", NULL);
+        }
+    }
+  else if (g_str_equal (name, "form"))
+    {
+      g_autofree char *method = get_attr (node, "method");
+
+      /* A form without a method is a GET form. Its action URL is emitted
+       * without fields; POST forms change state and are not followed. */
+      if (method == NULL || *method == '\0' || g_ascii_strcasecmp (method, "get") == 0)
+        emit_attr (walk, node, name, "action", CG_HOP_SUBMIT);
+    }
+  else if (g_str_equal (name, "style"))
+    {
+      xmlChar *css = xmlNodeGetContent (node);
+
+      scan_css_of (walk, node, (const char *) css, "style", NULL);
+      xmlFree (css);
+    }
+
+  style = get_attr (node, "style");
+  if (style != NULL)
+    scan_css_of (walk, node, style, name, "style");
+}
+
+/* Walks the tree without recursion: recovered markup can nest elements
+ * far deeper than the C stack should go. */
+static xmlNodePtr
+next_node (xmlDocPtr  doc,
+           xmlNodePtr node)
+{
+  if (node->type == XML_ELEMENT_NODE && node->children != NULL)
+    return node->children;
+  while (node != NULL && node->next == NULL)
+    {
+      node = node->parent;
+      if (node == (xmlNodePtr) doc)
+        return NULL;
+    }
+  return node != NULL ? node->next : NULL;
+}
+
+static xmlNodePtr
+find_base_element (htmlDocPtr doc)
+{
+  for (xmlNodePtr node = doc->children; node != NULL; node = next_node (doc, node))
+    if (node->type == XML_ELEMENT_NODE && g_str_equal ((const char *) node->name, "base") &&
+        xmlHasProp (node, (const xmlChar *) "href"))
+      return node;
+  return NULL;
+}
+
+gboolean
+cg_links_foreach_in_document (htmlDocPtr   doc,
+                              const char  *document_url,
+                              CgLinkFunc   func,
+                              gpointer     user_data,
+                              GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GUri) document = NULL;
+  g_autoptr(GUri) base = NULL;
+  Walk walk = { 0 };
+  xmlNodePtr base_element;
+
+  g_return_val_if_fail (doc != NULL, FALSE);
+  g_return_val_if_fail (document_url != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  document = cg_url_parse (document_url, CG_URL_NORMALIZE_SYNTAX, &local_error);
+  if (document == NULL)
+    {
+      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE,
+                   _("Cannot read links relative to the document: %s"), local_error->message);
+      return FALSE;
+    }
+
+  /* The first <base href> sets the base for every relative link; one
+   * that is not an http(s) URL is ignored, as it could not be fetched. */
+  base_element = find_base_element (doc);
+  if (base_element != NULL)
+    {
+      g_autofree char *href = get_attr (base_element, "href");
+      g_autofree char *resolved = cg_url_resolve_uri (document, href, CG_URL_NORMALIZE_SYNTAX, NULL);
+
+      if (resolved != NULL)
+        base = cg_url_parse (resolved, CG_URL_NORMALIZE_SYNTAX, NULL);
+    }
+  walk.base = base != NULL ? base : document;
+  walk.func = func;
+  walk.user_data = user_data;
+
+  for (xmlNodePtr node = doc->children; node != NULL && !walk_full (&walk); node = next_node (doc, node))
+    if (node->type == XML_ELEMENT_NODE)
+      visit_element (&walk, node);
+  return TRUE;
+}
+
+/* ---- deduplicating collectors -------------------------------------------- */
+
+typedef struct {
+  GPtrArray  *links;
+  GHashTable *seen;   /* "E url" → TRUE */
+} Collector;
+
+static void
+collect_cb (const CgLink *link,
+            xmlNodePtr    node,
+            gpointer      user_data)
+{
+  Collector *collector = user_data;
+  char *key = g_strdup_printf ("%c %s", cg_hop_type_to_char (link->hop), link->url);
+
+  if (!g_hash_table_add (collector->seen, key))
+    return;
+  g_ptr_array_add (collector->links, cg_link_copy (link));
+}
+
+GPtrArray *
+cg_links_extract_html (const char   *data,
+                       gsize         length,
+                       const char   *document_url,
+                       const char   *content_type,
+                       GError      **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_link_free);
+  Collector collector = { links, seen };
+  htmlDocPtr doc;
+  gboolean ok;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (document_url != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  doc = cg_html_parse (data, length, document_url, content_type, error);
+  if (doc == NULL)
+    return NULL;
+  ok = cg_links_foreach_in_document (doc, document_url, collect_cb, &collector, error);
+  xmlFreeDoc (doc);
+  return ok ? g_steal_pointer (&links) : NULL;
+}
+
+typedef struct {
+  GUri       *base;
+  Collector  *collector;
+  guint       count;
+} CssWalk;
+
+static void
+css_collect_cb (const char *reference,
+                gboolean    is_import,
+                gpointer    user_data)
+{
+  CssWalk *walk = user_data;
+  g_autofree char *url = NULL;
+  CgLink link;
+
+  if (walk->count >= CG_LINKS_MAX_PER_DOCUMENT)
+    return;
+  while (g_ascii_isspace (*reference))
+    reference++;
+  if (*reference == '\0' || *reference == '#')
+    return;
+  url = cg_url_resolve_uri (walk->base, reference, CG_URL_NORMALIZE_CRAWL, NULL);
+  if (url == NULL)
+    return;
+
+  link.url = url;
+  link.hop = CG_HOP_EMBED;
+  link.element = (char *) "css";
+  link.attribute = (char *) (is_import ? "@import" : "url()");
+  link.text = NULL;
+  walk->count++;
+  collect_cb (&link, NULL, walk->collector);
+}
+
+GPtrArray *
+cg_links_extract_css (const char   *data,
+                      gsize         length,
+                      const char   *stylesheet_url,
+                      GError      **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_link_free);
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GUri) base = NULL;
+  Collector collector = { links, seen };
+  CssWalk walk = { 0 };
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (stylesheet_url != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_input (data, length, stylesheet_url, FALSE, error))
+    return NULL;
+  base = cg_url_parse (stylesheet_url, CG_URL_NORMALIZE_SYNTAX, &local_error);
+  if (base == NULL)
+    {
+      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE,
+                   _("Cannot read links relative to the stylesheet: %s"), local_error->message);
+      return NULL;
+    }
+
+  walk.base = base;
+  walk.collector = &collector;
+  if (length > 0)
+    scan_css (data, length, css_collect_cb, &walk);
+  return g_steal_pointer (&links);
+}
+
+/* ---- srcset ------------------------------------------------------------- */
+
+static gboolean
+is_html_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* The HTML standard's "parse a srcset attribute", keeping only the URLs:
+ * a candidate's URL is a run of non-space characters, so it may contain
+ * commas; trailing commas end the candidate; descriptors run to the next
+ * comma outside parentheses. */
+GStrv
+cg_links_parse_srcset (const char *srcset)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  const char *p = srcset;
+
+  g_return_val_if_fail (srcset != NULL, NULL);
+
+  while (*p != '\0')
+    {
+      const char *start;
+      const char *end;
+      gboolean ended_by_comma = FALSE;
+
+      while (is_html_space (*p) || *p == ',')
+        p++;
+      if (*p == '\0')
+        break;
+
+      start = p;
+      while (*p != '\0' && !is_html_space (*p))
+        p++;
+      end = p;
+      while (end > start && end[-1] == ',')
+        {
+          end--;
+          ended_by_comma = TRUE;
+        }
+      if (end > start)
+        {
+          g_autofree char *url = g_strndup (start, end - start);
+
+          g_strv_builder_add (builder, url);
+        }
+      if (ended_by_comma)
+        continue;
+
+      /* Skip the descriptors. */
+      {
+        gboolean in_parens = FALSE;
+
+        while (*p != '\0')
+          {
+            if (in_parens)
+              {
+                if (*p == ')')
+                  in_parens = FALSE;
+              }
+            else if (*p == '(')
+              in_parens = TRUE;
+            else if (*p == ',')
+              {
+                p++;
+                break;
+              }
+            p++;
+          }
+      }
+    }
+  return g_strv_builder_end (builder);
+}

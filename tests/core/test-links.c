@@ -1,0 +1,564 @@
+/* test-links.c: link extraction from HTML and CSS.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "cg-links.h"
+
+#define PAGE_URL "http://www.example.org/dir/index.html"
+
+typedef struct {
+  char        hop;
+  const char *element;
+  const char *attribute;
+  const char *url;
+  const char *text;
+} Expected;
+
+static GBytes *
+load_fixture (const char *name)
+{
+  g_autofree char *path = g_build_filename (CG_TEST_DATA_DIR, "links", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, length);
+}
+
+static GPtrArray *
+extract_fixture (const char *name,
+                 const char *url,
+                 const char *content_type)
+{
+  g_autoptr(GBytes) bytes = load_fixture (name);
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  GPtrArray *links = cg_links_extract_html (data, length, url, content_type, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (links);
+  return links;
+}
+
+static void
+assert_links (GPtrArray      *links,
+              const Expected *expected,
+              gsize           n_expected)
+{
+  for (guint i = 0; i < links->len; i++)
+    {
+      CgLink *link = links->pdata[i];
+
+      g_test_message ("got %c %s/@%s %s [%s]", cg_hop_type_to_char (link->hop), link->element,
+                      link->attribute, link->url, link->text != NULL ? link->text : "");
+    }
+  g_assert_cmpuint (links->len, ==, n_expected);
+  for (gsize i = 0; i < n_expected; i++)
+    {
+      CgLink *link = links->pdata[i];
+
+      g_assert_cmpint (cg_hop_type_to_char (link->hop), ==, expected[i].hop);
+      g_assert_cmpstr (link->element, ==, expected[i].element);
+      g_assert_cmpstr (link->attribute, ==, expected[i].attribute);
+      g_assert_cmpstr (link->url, ==, expected[i].url);
+      g_assert_cmpstr (link->text, ==, expected[i].text);
+    }
+}
+
+static gboolean
+has_url (GPtrArray  *links,
+         const char *url)
+{
+  for (guint i = 0; i < links->len; i++)
+    if (g_str_equal (((CgLink *) links->pdata[i])->url, url))
+      return TRUE;
+  return FALSE;
+}
+
+#define D "http://www.example.org/dir/"
+
+static void
+test_every_element (void)
+{
+  g_autoptr(GPtrArray) links = extract_fixture ("all-elements.html", PAGE_URL, "text/html; charset=utf-8");
+  /* In document order; the fragment, mailto: and javascript: links, the
+   * POST form, the URL inside a script string and the repeated link to
+   * about.html are not there; the partner's session id is stripped. */
+  const Expected expected[] = {
+    { 'R', "meta", "content", D "refreshed.html", NULL },
+    { 'E', "link", "href", D "css/site.css", NULL },
+    { 'E', "link", "href", "http://www.example.org/favicon.ico", NULL },
+    { 'L', "link", "href", "http://www.example.org/feed.xml", NULL },
+    { 'L', "link", "href", D "page2.html", NULL },
+    { 'E', "link", "imagesrcset", D "img/hero-1x.jpg", NULL },
+    { 'E', "link", "imagesrcset", D "img/hero-2x.jpg", NULL },
+    { 'E', "style", "@import", D "css/print.css", NULL },
+    { 'E', "style", "@import", D "css/theme.css", NULL },
+    { 'E', "style", "url()", D "img/bg.png", NULL },
+    { 'E', "script", "src", D "js/app.js", NULL },
+    { 'E', "body", "background", D "img/body-bg.gif", NULL },
+    { 'L', "a", "href", D "about.html", "About us" },
+    { 'L', "a", "href", "http://other.example.net/partner", "Partner" },
+    { 'L', "a", "href", D "news/", "News" },
+    { 'E', "img", "src", D "img/news.png", NULL },
+    { 'L', "area", "href", D "map/region1.html", "Region one" },
+    { 'E', "img", "src", D "img/photo.jpg", NULL },
+    { 'E', "img", "srcset", D "img/photo-480.jpg", NULL },
+    { 'E', "img", "srcset", D "img/photo,800.jpg", NULL },
+    { 'E', "source", "srcset", D "img/pic.webp", NULL },
+    { 'E', "img", "src", D "img/pic.jpg", NULL },
+    { 'E', "iframe", "src", D "frames/inner.html", NULL },
+    { 'E', "embed", "src", D "media/movie.swf", NULL },
+    { 'E', "object", "data", D "media/doc.pdf", NULL },
+    { 'E', "video", "src", D "media/clip.mp4", NULL },
+    { 'E', "video", "poster", D "media/poster.jpg", NULL },
+    { 'E', "track", "src", D "media/subs.vtt", NULL },
+    { 'E', "audio", "src", D "media/sound.ogg", NULL },
+    { 'E', "div", "style", D "img/div-bg.png", NULL },
+    { 'E', "table", "background", D "img/table-bg.gif", NULL },
+    { 'E', "td", "background", D "img/td-bg.gif", NULL },
+    { 'S', "form", "action", D "search", NULL },
+    { 'E', "input", "src", D "img/go.png", NULL },
+    { 'S', "form", "action", D "list", NULL },
+  };
+
+  assert_links (links, expected, G_N_ELEMENTS (expected));
+}
+
+static void
+test_frames (void)
+{
+  g_autoptr(GPtrArray) links = extract_fixture ("frames.html", PAGE_URL, NULL);
+  const Expected expected[] = {
+    { 'E', "frame", "src", D "menu.html", NULL },
+    { 'E', "frame", "src", D "content.html", NULL },
+  };
+
+  assert_links (links, expected, G_N_ELEMENTS (expected));
+}
+
+static void
+test_base_href (void)
+{
+  g_autoptr(GPtrArray) links = extract_fixture ("base.html", PAGE_URL, NULL);
+  const Expected expected[] = {
+    { 'E', "link", "href", "http://static.example.org/root/css/main.css", NULL },
+    { 'L', "a", "href", "http://static.example.org/root/sub/page.html", "Relative to the base" },
+    { 'L', "a", "href", "http://static.example.org/absolute-path.html", "Absolute path on the base host" },
+    { 'L', "a", "href", "http://cdn.example.com/lib.js", "Network-path reference" },
+    { 'L', "a", "href", "https://www.example.org/full", "Full URL" },
+    { 'E', "img", "src", "http://static.example.org/root/sub/?q=1", NULL },
+  };
+
+  assert_links (links, expected, G_N_ELEMENTS (expected));
+}
+
+static void
+test_bad_base_href_is_ignored (void)
+{
+  const char html[] = "<base href=\"javascript:alert(1)\"><a href=\"x.html\">x</a>";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) links = cg_links_extract_html (html, strlen (html), PAGE_URL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (links->len, ==, 1);
+  g_assert_cmpstr (((CgLink *) links->pdata[0])->url, ==, D "x.html");
+}
+
+static void
+test_broken_markup (void)
+{
+  g_autoptr(GPtrArray) links = extract_fixture ("broken.html", PAGE_URL, NULL);
+  const char *present[] = {
+    D "unquoted.html", D "single-quoted.html", D "spaced.html", D "x.html",
+    D "pic.png", D "after-comment.html",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (present); i++)
+    {
+      g_test_message ("expecting %s", present[i]);
+      g_assert_true (has_url (links, present[i]));
+    }
+  /* Commented out, or only written by a script: not links. */
+  g_assert_false (has_url (links, D "commented-out.html"));
+  g_assert_false (has_url (links, D "from-script.html"));
+}
+
+static void
+test_upper_case_markup (void)
+{
+  const char html[] = "<HTML><BODY><A HREF=\"UPPER.html\">Up</A><IMG SRC='I.PNG'></BODY></HTML>";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) links = cg_links_extract_html (html, strlen (html), PAGE_URL, NULL, &error);
+  const Expected expected[] = {
+    { 'L', "a", "href", D "UPPER.html", "Up" },
+    { 'E', "img", "src", D "I.PNG", NULL },
+  };
+
+  g_assert_no_error (error);
+  assert_links (links, expected, G_N_ELEMENTS (expected));
+}
+
+static const char *
+first_text (GPtrArray *links)
+{
+  g_assert_cmpuint (links->len, >, 0);
+  return ((CgLink *) links->pdata[0])->text;
+}
+
+/* ISO-8859-1 with a meta charset; the header's charset when there is one;
+ * a byte order mark before both. */
+static void
+test_encodings (void)
+{
+  g_autoptr(GPtrArray) latin1 = extract_fixture ("latin1.html", PAGE_URL, NULL);
+  g_autoptr(GPtrArray) latin1_header = extract_fixture ("latin1.html", PAGE_URL, "text/html; charset=ISO-8859-1");
+  g_autoptr(GPtrArray) unknown_header = extract_fixture ("latin1.html", PAGE_URL, "text/html; charset=x-no-such-charset");
+  const Expected expected[] = {
+    { 'L', "a", "href", D "caf%C3%A9.html", "Caf\xC3\xA9 cr\xC3\xA8me" },
+    { 'L', "a", "href", D "na%C3%AFve/", "Na\xC3\xAFve" },
+  };
+  const char utf8_meta_latin1[] = "<meta charset=\"iso-8859-1\"><a href=\"a.html\">Caf\xC3\xA9</a>";
+  const char bom_utf8[] = "\xEF\xBB\xBF<a href=\"a.html\">Caf\xC3\xA9</a>";
+  const char utf16le[] = "\xFF\xFE<\0a\0 \0h\0r\0e\0f\0=\0\"\0u\0.\0h\0t\0m\0l\0\"\0>\0U\0<\0/\0a\0>\0";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) header_wins = NULL;
+  g_autoptr(GPtrArray) meta_wins = NULL;
+  g_autoptr(GPtrArray) bom_wins = NULL;
+  g_autoptr(GPtrArray) wide = NULL;
+
+  assert_links (latin1, expected, G_N_ELEMENTS (expected));
+  assert_links (latin1_header, expected, G_N_ELEMENTS (expected));
+  assert_links (unknown_header, expected, G_N_ELEMENTS (expected));
+
+  header_wins = cg_links_extract_html (utf8_meta_latin1, strlen (utf8_meta_latin1), PAGE_URL,
+                                       "text/html;charset=\"UTF-8\"", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (header_wins), ==, "Caf\xC3\xA9");
+  meta_wins = cg_links_extract_html (utf8_meta_latin1, strlen (utf8_meta_latin1), PAGE_URL, "text/html", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (meta_wins), ==, "Caf\xC3\x83\xC2\xA9");
+  bom_wins = cg_links_extract_html (bom_utf8, strlen (bom_utf8), PAGE_URL, "text/html; charset=iso-8859-1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (bom_wins), ==, "Caf\xC3\xA9");
+  wide = cg_links_extract_html (utf16le, sizeof utf16le - 1, PAGE_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (wide->len, ==, 1);
+  g_assert_cmpstr (((CgLink *) wide->pdata[0])->url, ==, D "u.html");
+  g_assert_cmpstr (first_text (wide), ==, "U");
+}
+
+static void
+test_srcset (void)
+{
+  const struct {
+    const char *srcset;
+    const char *urls[4];
+  } cases[] = {
+    { "a.jpg 1x, b.jpg 2x", { "a.jpg", "b.jpg", NULL } },
+    { "img,1.jpg 1x, img,2.jpg 2x", { "img,1.jpg", "img,2.jpg", NULL } },
+    { "a.jpg,b.jpg", { "a.jpg,b.jpg", NULL } },
+    { "a.jpg, b.jpg", { "a.jpg", "b.jpg", NULL } },
+    { "a.jpg,, ,b.jpg,", { "a.jpg", "b.jpg", NULL } },
+    { "  a.jpg  100w  ,\n\tb.jpg 200w  ", { "a.jpg", "b.jpg", NULL } },
+    { "c.jpg (max-width: 10px, bogus) 2x, d.jpg", { "c.jpg", "d.jpg", NULL } },
+    { "data:image/png;base64,AAAA 1x, e.jpg 2x", { "data:image/png;base64,AAAA", "e.jpg", NULL } },
+    { "", { NULL } },
+    { " , , ", { NULL } },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) urls = cg_links_parse_srcset (cases[i].srcset);
+
+      g_test_message ("srcset “%s”", cases[i].srcset);
+      g_assert_cmpstrv (urls, cases[i].urls);
+    }
+}
+
+static void
+test_meta_refresh (void)
+{
+  const struct {
+    const char *content;
+    const char *url;
+  } cases[] = {
+    { "0;url=a.html", D "a.html" },
+    { "5, URL = 'b.html'", D "b.html" },
+    { "3; URL=\"c.html\"", D "c.html" },
+    { "url=d.html", D "d.html" },
+    { "  7 ;  e.html  ", D "e.html" },
+    { "10", NULL },
+    { "", NULL },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *html = g_strdup_printf ("<meta http-equiv=\"refresh\" content=\"%s\">",
+                                               cases[i].content);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) links = NULL;
+
+      /* The content attribute holds quotes of its own in some cases. */
+      if (strchr (cases[i].content, '"') != NULL)
+        {
+          g_free (html);
+          html = g_strdup_printf ("<meta http-equiv=\"refresh\" content='%s'>", cases[i].content);
+        }
+      links = cg_links_extract_html (html, strlen (html), PAGE_URL, NULL, &error);
+      g_test_message ("content “%s”", cases[i].content);
+      g_assert_no_error (error);
+      if (cases[i].url == NULL)
+        g_assert_cmpuint (links->len, ==, 0);
+      else
+        {
+          g_assert_cmpuint (links->len, ==, 1);
+          g_assert_cmpint (((CgLink *) links->pdata[0])->hop, ==, CG_HOP_REDIRECT);
+          g_assert_cmpstr (((CgLink *) links->pdata[0])->url, ==, cases[i].url);
+        }
+    }
+}
+
+static void
+test_css (void)
+{
+  g_autoptr(GBytes) bytes = load_fixture ("style.css");
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  g_autoptr(GPtrArray) links = cg_links_extract_css (data, length, "http://www.example.org/css/style.css", &error);
+  /* Not there: the URL in a comment, in a string, in myurl(), a data:
+   * URL, url(bad url.png) and the empty url(). */
+#define C "http://www.example.org/css/"
+  const Expected expected[] = {
+    { 'E', "css", "@import", C "imported.css", NULL },
+    { 'E', "css", "@import", C "imported-media.css", NULL },
+    { 'E', "css", "@import", C "imported-upper.css", NULL },
+    { 'E', "css", "url()", C "double.png", NULL },
+    { 'E', "css", "url()", C "single.png", NULL },
+    { 'E', "css", "url()", C "bare.png", NULL },
+    { 'E', "css", "url()", C "spaced.png", NULL },
+    { 'E', "css", "url()", C "upper-case.png", NULL },
+    { 'E', "css", "url()", C "paren(1).png", NULL },
+    { 'E', "css", "url()", C "quote%22d.png", NULL },
+    { 'E', "css", "url()", C "hexAescape.png", NULL },
+    { 'E', "css", "url()", "http://www.example.org/up/level.png", NULL },
+    { 'E', "css", "url()", C "second.png", NULL },
+    { 'E', "css", "url()", C "font.woff2", NULL },
+  };
+#undef C
+
+  g_assert_no_error (error);
+  assert_links (links, expected, G_N_ELEMENTS (expected));
+}
+
+static void
+test_css_edge_cases (void)
+{
+  const char unterminated[] = ".a { background: url(\"never-closed.png";
+  const char comment[] = "/* never closed url(x.png)";
+  const char escapes[] = ".a{b:url(\\31 23.png)} .c{d:url(\"caf\\e9.png\")} .e{f:url(\\0)}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) a = cg_links_extract_css (unterminated, strlen (unterminated), "http://e.example/", &error);
+  g_autoptr(GPtrArray) b = cg_links_extract_css (comment, strlen (comment), "http://e.example/", &error);
+  g_autoptr(GPtrArray) c = cg_links_extract_css (escapes, strlen (escapes), "http://e.example/", &error);
+  g_autoptr(GPtrArray) empty = cg_links_extract_css ("", 0, "http://e.example/", &error);
+  g_autoptr(GPtrArray) bad_base = NULL;
+  g_autoptr(GPtrArray) binary = NULL;
+
+  g_assert_no_error (error);
+  /* An unterminated string still ends the document. */
+  g_assert_cmpuint (a->len, ==, 1);
+  g_assert_cmpstr (((CgLink *) a->pdata[0])->url, ==, "http://e.example/never-closed.png");
+  g_assert_cmpuint (b->len, ==, 0);
+  g_assert_cmpuint (c->len, ==, 3);
+  g_assert_cmpstr (((CgLink *) c->pdata[0])->url, ==, "http://e.example/123.png");
+  g_assert_cmpstr (((CgLink *) c->pdata[1])->url, ==, "http://e.example/caf%C3%A9.png");
+  g_assert_cmpstr (((CgLink *) c->pdata[2])->url, ==, "http://e.example/%EF%BF%BD");
+  g_assert_cmpuint (empty->len, ==, 0);
+
+  bad_base = cg_links_extract_css ("a{b:url(x.png)}", 15, "not a url", &error);
+  g_assert_null (bad_base);
+  g_assert_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE);
+  g_clear_error (&error);
+  binary = cg_links_extract_css ("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16, "http://e.example/x.css", &error);
+  g_assert_null (binary);
+  g_assert_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_NOT_TEXT);
+  g_assert_nonnull (strstr (error->message, "http://e.example/x.css"));
+}
+
+static void
+test_empty_and_binary (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) empty = cg_links_extract_html ("", 0, PAGE_URL, NULL, &error);
+  g_autoptr(GPtrArray) blank = cg_links_extract_html ("  \n\t ", 5, PAGE_URL, NULL, &error);
+  g_autoptr(GPtrArray) text = cg_links_extract_html ("just words", 10, PAGE_URL, NULL, &error);
+  g_autoptr(GPtrArray) binary = NULL;
+  g_autoptr(GPtrArray) large = NULL;
+  const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10";
+  g_autofree char *huge = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (empty->len, ==, 0);
+  g_assert_cmpuint (blank->len, ==, 0);
+  g_assert_cmpuint (text->len, ==, 0);
+
+  binary = cg_links_extract_html (png, sizeof png - 1, "http://www.example.org/image.png", "image/png", &error);
+  g_assert_null (binary);
+  g_assert_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_NOT_TEXT);
+  g_assert_nonnull (strstr (error->message, "http://www.example.org/image.png"));
+  g_clear_error (&error);
+
+  huge = g_malloc0 (CG_LINKS_MAX_INPUT_SIZE + 1);
+  memset (huge, 'a', CG_LINKS_MAX_INPUT_SIZE + 1);
+  large = cg_links_extract_html (huge, CG_LINKS_MAX_INPUT_SIZE + 1, PAGE_URL, NULL, &error);
+  g_assert_null (large);
+  g_assert_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+
+  {
+    g_autoptr(GPtrArray) bad = cg_links_extract_html ("<a href=x>x</a>", 15, "mailto:x@example.org", NULL, &error);
+
+    g_assert_null (bad);
+    g_assert_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE);
+  }
+}
+
+typedef struct {
+  guint about_count;
+  guint total;
+  guint with_path;
+  gboolean nodes_match;
+} CallbackStats;
+
+static void
+count_cb (const CgLink *link,
+          xmlNodePtr    node,
+          gpointer      user_data)
+{
+  CallbackStats *stats = user_data;
+  xmlChar *path = xmlGetNodePath (node);
+
+  stats->total++;
+  if (g_str_equal (link->url, D "about.html"))
+    stats->about_count++;
+  if (path != NULL)
+    stats->with_path++;
+  /* CSS in a <style> block reports the <style> element. */
+  if (!g_str_equal ((const char *) node->name, link->element))
+    stats->nodes_match = FALSE;
+  xmlFree (path);
+}
+
+/* The callback sees every occurrence with its node, for DOM paths. */
+static void
+test_callback_gives_nodes (void)
+{
+  g_autoptr(GBytes) bytes = load_fixture ("all-elements.html");
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  htmlDocPtr doc = cg_html_parse (data, length, PAGE_URL, NULL, &error);
+  CallbackStats stats = { 0, 0, 0, TRUE };
+  g_autoptr(GPtrArray) deduplicated = extract_fixture ("all-elements.html", PAGE_URL, NULL);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  g_assert_true (cg_links_foreach_in_document (doc, PAGE_URL, count_cb, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.about_count, ==, 2);
+  g_assert_cmpuint (stats.total, ==, deduplicated->len + 1);
+  g_assert_cmpuint (stats.with_path, ==, stats.total);
+  g_assert_true (stats.nodes_match);
+
+  g_assert_false (cg_links_foreach_in_document (doc, "ftp://x/", count_cb, &stats, &error));
+  g_assert_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE);
+  xmlFreeDoc (doc);
+}
+
+static void
+test_bounds (void)
+{
+  GString *page = g_string_new ("<body>");
+  GString *nested = g_string_new (NULL);
+  GString *long_text = g_string_new ("<a href=\"long.html\">");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) many = NULL;
+  g_autoptr(GPtrArray) deep = NULL;
+  g_autoptr(GPtrArray) text = NULL;
+  const char *anchor;
+
+  for (guint i = 0; i < CG_LINKS_MAX_PER_DOCUMENT + 2000; i++)
+    g_string_append_printf (page, "<a href=\"p%u.html\">%u</a>\n", i, i);
+  many = cg_links_extract_html (page->str, page->len, PAGE_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (many->len, ==, CG_LINKS_MAX_PER_DOCUMENT);
+  g_assert_cmpstr (((CgLink *) many->pdata[0])->url, ==, D "p0.html");
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (nested, "<div>");
+  g_string_append (nested, "<a href=\"deep.html\">deep</a>");
+  deep = cg_links_extract_html (nested->str, nested->len, PAGE_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (deep);
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (long_text, " word \n\t ");
+  g_string_append (long_text, "</a>");
+  text = cg_links_extract_html (long_text->str, long_text->len, PAGE_URL, NULL, &error);
+  g_assert_no_error (error);
+  anchor = first_text (text);
+  g_assert_cmpuint (g_utf8_strlen (anchor, -1), <=, CG_LINKS_MAX_ANCHOR_TEXT);
+  g_assert_true (g_str_has_prefix (anchor, "word word word"));
+  g_assert_null (strstr (anchor, "  "));
+  g_assert_false (g_str_has_suffix (anchor, " "));
+
+  g_string_free (page, TRUE);
+  g_string_free (nested, TRUE);
+  g_string_free (long_text, TRUE);
+}
+
+static void
+test_hop_chars (void)
+{
+  g_assert_cmpint (cg_hop_type_to_char (CG_HOP_NAVLINK), ==, 'L');
+  g_assert_cmpint (cg_hop_type_to_char (CG_HOP_EMBED), ==, 'E');
+  g_assert_cmpint (cg_hop_type_to_char (CG_HOP_REDIRECT), ==, 'R');
+  g_assert_cmpint (cg_hop_type_to_char (CG_HOP_SPECULATIVE), ==, 'X');
+  g_assert_cmpint (cg_hop_type_to_char (CG_HOP_PREREQUISITE), ==, 'P');
+  g_assert_cmpint (cg_hop_type_to_char (CG_HOP_SUBMIT), ==, 'S');
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/links/html/every-element", test_every_element);
+  g_test_add_func ("/links/html/frames", test_frames);
+  g_test_add_func ("/links/html/base", test_base_href);
+  g_test_add_func ("/links/html/bad-base-href", test_bad_base_href_is_ignored);
+  g_test_add_func ("/links/html/broken", test_broken_markup);
+  g_test_add_func ("/links/html/upper-case", test_upper_case_markup);
+  g_test_add_func ("/links/html/encodings", test_encodings);
+  g_test_add_func ("/links/html/meta-refresh", test_meta_refresh);
+  g_test_add_func ("/links/html/empty-binary", test_empty_and_binary);
+  g_test_add_func ("/links/html/callback", test_callback_gives_nodes);
+  g_test_add_func ("/links/html/bounds", test_bounds);
+  g_test_add_func ("/links/srcset", test_srcset);
+  g_test_add_func ("/links/css", test_css);
+  g_test_add_func ("/links/css/edge-cases", test_css_edge_cases);
+  g_test_add_func ("/links/hop-chars", test_hop_chars);
+
+  return g_test_run ();
+}

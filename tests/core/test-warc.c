@@ -1,0 +1,1663 @@
+/* test-warc.c: the WARC writer, reader, crash repair and CDXJ index.
+ *
+ * Run as "test-warc --write-sample DIR", the program writes the sample set
+ * of WARC files that tests/tools/warcio-check.sh has warcio read back.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cg-cdxj.h"
+#include "cg-warc-reader.h"
+#include "cg-warc-writer.h"
+
+typedef struct {
+  char *dir;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("cg-warc-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (dir);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static GBytes *
+read_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, length);
+}
+
+static void
+write_file (const char *path, const void *data, gsize length)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, data, length, &error);
+  g_assert_no_error (error);
+}
+
+static int
+compare_names_cb (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The names of the .warc.gz files in dir, sorted. */
+static GPtrArray *
+list_warc_files (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".warc.gz"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names_cb);
+  return names;
+}
+
+/* Reads every record of a file, verifying digests, and fails on error. */
+static GPtrArray *
+read_all (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
+  GPtrArray *records = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_warc_record_unref);
+  CgWarcRecord *record;
+
+  g_assert_no_error (error);
+  cg_warc_reader_set_verify_digests (reader, TRUE);
+  while ((record = cg_warc_reader_next (reader, &error)) != NULL)
+    {
+      g_assert_true (cg_warc_record_get_digests_verified (record));
+      g_ptr_array_add (records, record);
+    }
+  g_assert_no_error (error);
+  return records;
+}
+
+static GError *
+read_all_error (const char *path, gboolean verify)
+{
+  GError *error = NULL;
+  g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
+  CgWarcRecord *record;
+
+  if (reader == NULL)
+    return error;
+  cg_warc_reader_set_verify_digests (reader, verify);
+  while ((record = cg_warc_reader_next (reader, &error)) != NULL)
+    cg_warc_record_unref (record);
+  return error;
+}
+
+static void
+assert_bytes_equal (GBytes *bytes, const void *data, gsize length)
+{
+  g_assert_nonnull (bytes);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), data, length);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sample exchanges                                                    */
+
+typedef struct {
+  char    *uri;
+  GString *request;
+  GString *response;
+  GBytes  *payload;
+} Sample;
+
+static void
+sample_free (Sample *sample)
+{
+  g_free (sample->uri);
+  g_string_free (sample->request, TRUE);
+  g_string_free (sample->response, TRUE);
+  g_bytes_unref (sample->payload);
+  g_free (sample);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sample, sample_free)
+
+static Sample *
+sample_new (const char *uri,
+            guint       status,
+            const char *reason,
+            const char *content_type,
+            const char *extra_headers,
+            GBytes     *payload)
+{
+  Sample *sample = g_new0 (Sample, 1);
+  g_autoptr(GUri) parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED, NULL);
+  const char *query;
+
+  g_assert_nonnull (parsed);
+  query = g_uri_get_query (parsed);
+  sample->uri = g_strdup (uri);
+  sample->payload = g_bytes_ref (payload);
+  sample->request = g_string_new (NULL);
+  g_string_append_printf (sample->request,
+                          "GET %s%s%s HTTP/1.1\r\n"
+                          "Host: %s:%d\r\n"
+                          "User-Agent: Cartograph-test\r\n"
+                          "Accept-Encoding: gzip\r\n"
+                          "\r\n",
+                          g_uri_get_path (parsed), query != NULL ? "?" : "",
+                          query != NULL ? query : "",
+                          g_uri_get_host (parsed), g_uri_get_port (parsed));
+  sample->response = g_string_new (NULL);
+  g_string_append_printf (sample->response,
+                          "HTTP/1.1 %u %s\r\n"
+                          "Content-Type: %s\r\n"
+                          "Content-Length: %" G_GSIZE_FORMAT "\r\n"
+                          "%s"
+                          "\r\n",
+                          status, reason, content_type, g_bytes_get_size (payload),
+                          extra_headers != NULL ? extra_headers : "");
+  return sample;
+}
+
+static GBytes *
+html_page (guint n)
+{
+  GString *html = g_string_new ("<!DOCTYPE html>\n<html><head><title>");
+
+  g_string_append_printf (html, "Page %u</title></head><body>\n", n);
+  for (guint i = 0; i < 20 + n; i++)
+    g_string_append_printf (html, "<p><a href=\"/item/%u\">Item %u of page %u</a></p>\n", i, i, n);
+  g_string_append (html, "</body></html>\n");
+  return g_string_free_to_bytes (html);
+}
+
+static GBytes *
+random_bytes (gsize length, guint32 seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  guint8 *data = g_malloc (length);
+
+  for (gsize i = 0; i < length; i++)
+    data[i] = (guint8) g_rand_int_range (rand, 0, 256);
+  return g_bytes_new_take (data, length);
+}
+
+static GBytes *
+gzip_bytes (GBytes *input)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GInputStream) base = g_memory_input_stream_new_from_bytes (input);
+  g_autoptr(GInputStream) stream = g_converter_input_stream_new (base, G_CONVERTER (compressor));
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_splice (out, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE |
+                                       G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static CgWarcExchange
+exchange_for (Sample *sample, const char *ip)
+{
+  CgWarcExchange exchange = {
+    .target_uri = sample->uri,
+    .ip_address = ip,
+    .request_headers = (const guint8 *) sample->request->str,
+    .request_headers_length = sample->request->len,
+    .response_headers = (const guint8 *) sample->response->str,
+    .response_headers_length = sample->response->len,
+    .payload = g_bytes_get_data (sample->payload, NULL),
+    .payload_length = g_bytes_get_size (sample->payload),
+  };
+
+  return exchange;
+}
+
+static CgWarcWriter *
+new_writer (const char *dir, const char *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  CgWarcWriter *writer = cg_warc_writer_new (dir, prefix, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (writer);
+  return writer;
+}
+
+/* ------------------------------------------------------------------ */
+/* Digests                                                             */
+
+static void
+test_base32_rfc4648 (void)
+{
+  /* RFC 4648 §10. */
+  static const struct { const char *in; const char *out; } vectors[] = {
+    { "", "" },
+    { "f", "MY======" },
+    { "fo", "MZXQ====" },
+    { "foo", "MZXW6===" },
+    { "foob", "MZXW6YQ=" },
+    { "fooba", "MZXW6YTB" },
+    { "foobar", "MZXW6YTBOI======" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (vectors); i++)
+    {
+      g_autofree char *encoded = cg_warc_base32_encode ((const guint8 *) vectors[i].in,
+                                                        strlen (vectors[i].in));
+
+      g_assert_cmpstr (encoded, ==, vectors[i].out);
+    }
+}
+
+static void
+test_digest_known_values (void)
+{
+  g_autofree char *empty = cg_warc_digest_compute (CG_WARC_DIGEST_SHA1, "", 0);
+  g_autofree char *abc = cg_warc_digest_compute (CG_WARC_DIGEST_SHA1, "abc", 3);
+  g_autofree char *abc256 = cg_warc_digest_compute (CG_WARC_DIGEST_SHA256, "abc", 3);
+
+  /* SHA-1("") and SHA-1("abc") (FIPS 180 test vector a9993e36…) and
+   * SHA-256("abc") (ba7816bf…), in base32. */
+  g_assert_cmpstr (empty, ==, "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
+  g_assert_cmpstr (abc, ==, "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+  g_assert_cmpstr (abc256, ==, "sha256:XJ4BNP4PAHH6UQKBIDPF3LRCEOYAGYNDSYLXVHFUCD7WD4QACWWQ====");
+}
+
+/* ------------------------------------------------------------------ */
+/* Round trip                                                          */
+
+static void
+check_warcinfo (CgWarcRecord *record, const char *file_name)
+{
+  g_autofree char *software = g_strdup_printf ("software: Cartograph %s\r\n", PACKAGE_VERSION);
+  g_autofree char *host = g_strdup_printf ("hostname: %s\r\n", g_get_host_name ());
+  GBytes *block = cg_warc_record_get_block (record);
+  g_autofree char *text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
+
+  g_assert_cmpint (cg_warc_record_get_record_type (record), ==, CG_WARC_RECORD_WARCINFO);
+  g_assert_cmpstr (cg_warc_record_get_header (record, "WARC-Filename"), ==, file_name);
+  g_assert_cmpstr (cg_warc_record_get_header (record, "Content-Type"), ==, "application/warc-fields");
+  g_assert_nonnull (strstr (text, software));
+  g_assert_nonnull (strstr (text, "format: WARC File Format 1.1\r\n"));
+  g_assert_nonnull (strstr (text, "conformsTo: " CG_WARC_CONFORMS_TO "\r\n"));
+  g_assert_nonnull (strstr (text, host));
+}
+
+static void
+test_round_trip (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "crawl");
+  g_autoptr(GBytes) page = html_page (1);
+  g_autoptr(GBytes) page_gz = gzip_bytes (page);
+  g_autoptr(Sample) html = sample_new ("http://127.0.0.1:8080/index.html", 200, "OK",
+                                       "text/html; charset=utf-8", NULL, page);
+  g_autoptr(Sample) gz = sample_new ("http://127.0.0.1:8080/compressed", 200, "OK",
+                                     "text/html", "Content-Encoding: gzip\r\n", page_gz);
+  g_autoptr(GBytes) image = random_bytes (3000, 7);
+  g_autoptr(CgWarcRecordInfo) req1 = NULL, resp1 = NULL, req2 = NULL, resp2 = NULL;
+  g_autoptr(CgWarcRecordInfo) req3 = NULL, revisit = NULL, meta = NULL, resource = NULL;
+  g_autoptr(CgWarcRecordInfo) cut = NULL;
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 3, 1, 12, 30, 45.75);
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GBytes) short_payload = g_bytes_new_static ("<html>cut", 9);
+  g_autoptr(Sample) truncated = sample_new ("http://127.0.0.1:8080/big", 200, "OK",
+                                            "text/html", NULL, short_payload);
+  g_autofree char *path = NULL;
+  g_autofree char *expected_digest = NULL;
+  const char *outlinks[] = { "http://127.0.0.1:8080/item/1", "http://127.0.0.1:8080/item/2 L a/@href", NULL };
+  const char *fields[] = { "page-class", "product", "model-version", "3", NULL };
+  CgWarcExchange exchange;
+  CgWarcRecord *r;
+  GBytes *block;
+  g_autoptr(CgWarcHttpMessage) http = NULL;
+
+  g_assert_true (cg_warc_writer_set_crawl_config (writer, "seed: http://127.0.0.1:8080/\n"
+                                                  "max-pages: 200\r\n\n", &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_warc_writer_set_operator (writer, "Test Archivist <a@example.org>", &error));
+  cg_warc_writer_set_robots_policy (writer, CG_WARC_ROBOTS_IGNORE);
+
+  exchange = exchange_for (html, "127.0.0.1");
+  exchange.date = when;
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &req1, &resp1, &error));
+  g_assert_no_error (error);
+
+  exchange = exchange_for (gz, "::1");
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &req2, &resp2, &error));
+  g_assert_no_error (error);
+
+  /* The same page again: a revisit of the first response. */
+  exchange = exchange_for (html, "127.0.0.1");
+  exchange.revisit_payload_digest = resp1->payload_digest;
+  exchange.revisit_target_uri = html->uri;
+  exchange.revisit_date = resp1->date;
+  exchange.revisit_record_id = resp1->record_id;
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &req3, &revisit, &error));
+  g_assert_no_error (error);
+
+  meta = cg_warc_writer_write_metadata (writer, html->uri, NULL, resp1->record_id,
+                                        outlinks, fields, &error);
+  g_assert_no_error (error);
+  resource = cg_warc_writer_write_resource (writer, "urn:cartograph:screenshot:index", NULL,
+                                            resp1->record_id, "image/png",
+                                            g_bytes_get_data (image, NULL),
+                                            g_bytes_get_size (image), &error);
+  g_assert_no_error (error);
+  cut = cg_warc_writer_write_response (writer, truncated->uri, NULL, "127.0.0.1", NULL,
+                                       (const guint8 *) truncated->response->str,
+                                       truncated->response->len,
+                                       g_bytes_get_data (short_payload, NULL), 9,
+                                       CG_WARC_TRUNCATED_LENGTH, &error);
+  g_assert_no_error (error);
+
+  /* What the writer says of the records. */
+  g_assert_cmpstr (resp1->file_name, ==, cg_warc_writer_get_current_file_name (writer));
+  g_assert_cmpstr (resp1->date, ==, "2026-03-01T12:30:45Z");
+  g_assert_true (g_regex_match_simple ("^<urn:uuid:[0-9a-f-]{36}>$", resp1->record_id, 0, 0));
+  expected_digest = cg_warc_digest_compute (CG_WARC_DIGEST_SHA1, g_bytes_get_data (page, NULL),
+                                            g_bytes_get_size (page));
+  g_assert_cmpstr (resp1->payload_digest, ==, expected_digest);
+  g_assert_cmpstr (revisit->payload_digest, ==, expected_digest);
+  g_assert_null (meta->payload_digest);
+  g_assert_cmpuint (req1->offset + req1->length, ==, resp1->offset);
+  g_assert_cmpuint (resp1->offset + resp1->length, ==, req2->offset);
+
+  g_assert_true (cg_warc_writer_close (writer, &error));
+  g_assert_no_error (error);
+  g_assert_null (cg_warc_writer_get_current_file_name (writer));
+
+  files = list_warc_files (f->dir);
+  g_assert_cmpuint (files->len, ==, 1);
+  g_assert_true (g_regex_match_simple ("^crawl-[0-9]{14}-00000\\.warc\\.gz$",
+                                       g_ptr_array_index (files, 0), 0, 0));
+  path = g_build_filename (f->dir, g_ptr_array_index (files, 0), NULL);
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 10);
+
+  /* warcinfo */
+  r = g_ptr_array_index (records, 0);
+  check_warcinfo (r, g_ptr_array_index (files, 0));
+  block = cg_warc_record_get_block (r);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (block, NULL), g_bytes_get_size (block),
+                                  "robots: ignore\r\n"));
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (block, NULL), g_bytes_get_size (block),
+                                  "operator: Test Archivist <a@example.org>\r\n"));
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (block, NULL), g_bytes_get_size (block),
+                                  "seed: http://127.0.0.1:8080/\r\nmax-pages: 200\r\n"));
+  g_assert_cmpstr (cg_warc_record_get_version (r), ==, "WARC/1.1");
+
+  /* request and response of the first exchange, linked both ways */
+  r = g_ptr_array_index (records, 1);
+  g_assert_cmpint (cg_warc_record_get_record_type (r), ==, CG_WARC_RECORD_REQUEST);
+  g_assert_cmpstr (cg_warc_record_get_record_id (r), ==, req1->record_id);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Concurrent-To"), ==, resp1->record_id);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "Content-Type"), ==, "application/http;msgtype=request");
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Warcinfo-ID"), ==,
+                   cg_warc_record_get_record_id (g_ptr_array_index (records, 0)));
+  g_assert_cmpstr (cg_warc_record_get_target_uri (r), ==, html->uri);
+  g_assert_cmpuint (cg_warc_record_get_offset (r), ==, req1->offset);
+  g_assert_cmpuint (cg_warc_record_get_length (r), ==, req1->length);
+  assert_bytes_equal (cg_warc_record_get_block (r), html->request->str, html->request->len);
+  http = cg_warc_record_parse_http (r, &error);
+  g_assert_no_error (error);
+  g_assert_true (http->is_request);
+  g_assert_cmpstr (http->method, ==, "GET");
+  g_assert_cmpstr (http->request_target, ==, "/index.html");
+  g_assert_cmpuint (g_bytes_get_size (http->payload), ==, 0);
+  g_clear_pointer (&http, cg_warc_http_message_free);
+
+  r = g_ptr_array_index (records, 2);
+  g_assert_cmpint (cg_warc_record_get_record_type (r), ==, CG_WARC_RECORD_RESPONSE);
+  g_assert_cmpstr (cg_warc_record_get_record_id (r), ==, resp1->record_id);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Concurrent-To"), ==, req1->record_id);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-IP-Address"), ==, "127.0.0.1");
+  g_assert_cmpstr (cg_warc_record_get_date_string (r), ==, "2026-03-01T12:30:45Z");
+  g_assert_cmpint (g_date_time_get_hour (cg_warc_record_get_date (r)), ==, 12);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Payload-Digest"), ==, expected_digest);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Block-Digest"), ==, resp1->block_digest);
+  g_assert_null (cg_warc_record_get_header (r, "WARC-Truncated"));
+  http = cg_warc_record_parse_http (r, &error);
+  g_assert_no_error (error);
+  g_assert_false (http->is_request);
+  g_assert_cmpuint (http->status, ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_content_type (http->headers, NULL), ==, "text/html");
+  g_assert_cmpuint (http->header_length, ==, html->response->len);
+  g_assert_true (g_bytes_equal (http->payload, page));
+  g_assert_false (http->transfer_chunked);
+  g_clear_pointer (&http, cg_warc_http_message_free);
+
+  /* the gzip-encoded payload is stored as received */
+  r = g_ptr_array_index (records, 4);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-IP-Address"), ==, "::1");
+  http = cg_warc_record_parse_http (r, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (http->payload, page_gz));
+  g_assert_cmpstr (soup_message_headers_get_one (http->headers, "Content-Encoding"), ==, "gzip");
+  g_clear_pointer (&http, cg_warc_http_message_free);
+
+  /* revisit: headers only, pointing at the first response */
+  r = g_ptr_array_index (records, 6);
+  g_assert_cmpint (cg_warc_record_get_record_type (r), ==, CG_WARC_RECORD_REVISIT);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Profile"), ==,
+                   CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Refers-To-Target-URI"), ==, html->uri);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Refers-To-Date"), ==, resp1->date);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Refers-To"), ==, resp1->record_id);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Payload-Digest"), ==, expected_digest);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Concurrent-To"), ==, req3->record_id);
+  assert_bytes_equal (cg_warc_record_get_block (r), html->response->str, html->response->len);
+  http = cg_warc_record_parse_http (r, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (http->status, ==, 200);
+  g_clear_pointer (&http, cg_warc_http_message_free);
+
+  /* metadata */
+  r = g_ptr_array_index (records, 7);
+  g_assert_cmpint (cg_warc_record_get_record_type (r), ==, CG_WARC_RECORD_METADATA);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "Content-Type"), ==, "application/warc-fields");
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Concurrent-To"), ==, resp1->record_id);
+  g_assert_null (cg_warc_record_get_header (r, "WARC-Payload-Digest"));
+  {
+    const char *expected = "outlink: http://127.0.0.1:8080/item/1\r\n"
+                           "outlink: http://127.0.0.1:8080/item/2 L a/@href\r\n"
+                           "page-class: product\r\n"
+                           "model-version: 3\r\n";
+
+    assert_bytes_equal (cg_warc_record_get_block (r), expected, strlen (expected));
+  }
+
+  /* resource */
+  r = g_ptr_array_index (records, 8);
+  g_assert_cmpint (cg_warc_record_get_record_type (r), ==, CG_WARC_RECORD_RESOURCE);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "Content-Type"), ==, "image/png");
+  g_assert_true (g_bytes_equal (cg_warc_record_get_block (r), image));
+
+  /* truncated response */
+  r = g_ptr_array_index (records, 9);
+  g_assert_cmpstr (cg_warc_record_get_header (r, "WARC-Truncated"), ==, "length");
+  g_assert_cmpstr (cg_warc_record_get_record_id (r), ==, cut->record_id);
+
+  /* Random access: every record can be read at its offset. */
+  {
+    g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
+    CgWarcRecordInfo *infos[] = { req1, resp1, req2, resp2, req3, revisit, meta, resource, cut };
+
+    g_assert_no_error (error);
+    cg_warc_reader_set_verify_digests (reader, TRUE);
+    for (gint i = G_N_ELEMENTS (infos) - 1; i >= 0; i--)
+      {
+        g_autoptr(CgWarcRecord) at = cg_warc_reader_read_at (reader, infos[i]->offset, &error);
+
+        g_assert_no_error (error);
+        g_assert_cmpstr (cg_warc_record_get_record_id (at), ==, infos[i]->record_id);
+        g_assert_cmpuint (cg_warc_record_get_length (at), ==, infos[i]->length);
+      }
+  }
+}
+
+static void
+test_sha256 (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "strong");
+  g_autoptr(GBytes) page = html_page (2);
+  g_autoptr(Sample) html = sample_new ("http://127.0.0.1:8080/a", 200, "OK", "text/html", NULL, page);
+  g_autoptr(CgWarcRecordInfo) response = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *expected = NULL;
+  CgWarcExchange exchange = exchange_for (html, NULL);
+
+  cg_warc_writer_set_digest_algorithm (writer, CG_WARC_DIGEST_SHA256);
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &response, &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_warc_writer_close (writer, &error));
+
+  expected = cg_warc_digest_compute (CG_WARC_DIGEST_SHA256, g_bytes_get_data (page, NULL),
+                                     g_bytes_get_size (page));
+  g_assert_cmpstr (response->payload_digest, ==, expected);
+  g_assert_true (g_str_has_prefix (response->block_digest, "sha256:"));
+  g_assert_cmpuint (strlen (response->block_digest), ==, strlen ("sha256:") + 56);
+
+  files = list_warc_files (f->dir);
+  path = g_build_filename (f->dir, g_ptr_array_index (files, 0), NULL);
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 3);
+  g_assert_null (cg_warc_record_get_header (g_ptr_array_index (records, 2), "WARC-IP-Address"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Rollover                                                            */
+
+static void
+test_rollover (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "roll");
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const guint64 max_size = 16 * 1024;
+  guint responses = 0;
+
+  cg_warc_writer_set_max_file_size (writer, max_size);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/file/%u", i);
+      g_autoptr(GBytes) body = random_bytes (3000, i);
+      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "application/octet-stream", NULL, body);
+      g_autoptr(CgWarcRecordInfo) request = NULL;
+      g_autoptr(CgWarcRecordInfo) response = NULL;
+      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+
+      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &request, &response, &error));
+      g_assert_no_error (error);
+      /* An exchange is never split across files. */
+      g_assert_cmpstr (request->file_name, ==, response->file_name);
+      g_hash_table_add (seen, g_strdup (response->file_name));
+    }
+  g_assert_true (cg_warc_writer_close (writer, &error));
+
+  files = list_warc_files (f->dir);
+  g_assert_cmpuint (files->len, >=, 3);
+  g_assert_cmpuint (files->len, ==, g_hash_table_size (seen));
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *name = g_ptr_array_index (files, i);
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+      g_autofree char *index_path = cg_cdxj_path_for_warc (path);
+      g_autofree char *serial = g_strdup_printf ("-%05u.warc.gz", i);
+      g_autoptr(GPtrArray) records = read_all (path);
+      GStatBuf st;
+
+      g_assert_true (g_str_has_suffix (name, serial));
+      g_assert_true (g_hash_table_contains (seen, name));
+      g_assert_true (g_file_test (index_path, G_FILE_TEST_IS_REGULAR));
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      /* Every file but the last is closed once it reaches the size. */
+      if (i + 1 < files->len)
+        g_assert_cmpuint ((guint64) st.st_size, >=, max_size);
+      check_warcinfo (g_ptr_array_index (records, 0), name);
+      for (guint j = 1; j < records->len; j++)
+        if (cg_warc_record_get_record_type (g_ptr_array_index (records, j)) == CG_WARC_RECORD_RESPONSE)
+          responses++;
+    }
+  g_assert_cmpuint (responses, ==, 20);
+
+  /* A new writer for the same prefix goes on with the next serial. */
+  {
+    g_autoptr(CgWarcWriter) again = new_writer (f->dir, "roll");
+    g_autoptr(CgWarcRecordInfo) info = NULL;
+    g_autofree char *serial = g_strdup_printf ("-%05u.warc.gz", files->len);
+
+    info = cg_warc_writer_write_resource (again, "urn:test:x", NULL, NULL, "text/plain",
+                                          (const guint8 *) "x", 1, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_suffix (info->file_name, serial));
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Repair                                                              */
+
+/* Writes a file of a few exchanges; returns its path and the offset of
+ * its last record. */
+static char *
+write_repair_sample (const char *dir, guint n, guint64 *out_last_offset, GPtrArray **out_infos)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (dir, "repair");
+  g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_warc_record_info_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/page/%u", i);
+      g_autoptr(GBytes) page = html_page (i);
+      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "text/html", NULL, page);
+      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+      CgWarcRecordInfo *request = NULL;
+      CgWarcRecordInfo *response = NULL;
+
+      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &request, &response, &error));
+      g_assert_no_error (error);
+      g_ptr_array_add (infos, request);
+      g_ptr_array_add (infos, response);
+    }
+  path = g_build_filename (dir, cg_warc_writer_get_current_file_name (writer), NULL);
+  g_assert_true (cg_warc_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  *out_last_offset = ((CgWarcRecordInfo *) g_ptr_array_index (infos, infos->len - 1))->offset;
+  if (out_infos != NULL)
+    *out_infos = g_steal_pointer (&infos);
+  return g_steal_pointer (&path);
+}
+
+static void
+test_repair_every_cut (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 last_offset;
+  g_autofree char *path = write_repair_sample (f->dir, 3, &last_offset, NULL);
+  g_autoptr(GBytes) original = read_file (path);
+  const guint8 *bytes = g_bytes_get_data (original, NULL);
+  gsize size = g_bytes_get_size (original);
+  g_autofree char *cut_path = g_build_filename (f->dir, "cut.warc.gz", NULL);
+
+  g_assert_cmpuint (last_offset, <, size);
+
+  /* Every cut inside the last member, as a kill during its write(2)
+   * leaves it, and the cut at its start. */
+  for (gsize cut = last_offset; cut < size; cut++)
+    {
+      g_autoptr(GBytes) repaired = NULL;
+      g_autoptr(GPtrArray) records = NULL;
+      guint64 removed = G_MAXUINT64;
+
+      write_file (cut_path, bytes, cut);
+      g_assert_true (cg_warc_writer_repair_file (cut_path, &removed, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (removed, ==, cut - last_offset);
+
+      repaired = read_file (cut_path);
+      g_assert_cmpmem (g_bytes_get_data (repaired, NULL), g_bytes_get_size (repaired),
+                       bytes, last_offset);
+      records = read_all (cut_path);
+      /* warcinfo and six records, less the last response. */
+      g_assert_cmpuint (records->len, ==, 6);
+    }
+
+  /* A complete file is left as it is. */
+  {
+    guint64 removed = G_MAXUINT64;
+    g_autoptr(GBytes) after = NULL;
+
+    g_assert_true (cg_warc_writer_repair_file (path, &removed, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (removed, ==, 0);
+    after = read_file (path);
+    g_assert_true (g_bytes_equal (after, original));
+  }
+}
+
+static void
+test_repair_cuts_in_first_record (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 last_offset;
+  g_autofree char *path = write_repair_sample (f->dir, 1, &last_offset, NULL);
+  g_autoptr(GBytes) original = read_file (path);
+  g_autofree char *cut_path = g_build_filename (f->dir, "cut.warc.gz", NULL);
+  g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
+  g_autoptr(CgWarcRecord) warcinfo = cg_warc_reader_next (reader, &error);
+  guint64 first_length = cg_warc_record_get_length (warcinfo);
+
+  g_assert_no_error (error);
+  /* Cuts inside the warcinfo record leave an empty file, which reads as a
+   * file of no records. */
+  for (gsize cut = 1; cut < first_length; cut += 7)
+    {
+      g_autoptr(GPtrArray) records = NULL;
+      guint64 removed = 0;
+
+      write_file (cut_path, g_bytes_get_data (original, NULL), cut);
+      g_assert_true (cg_warc_writer_repair_file (cut_path, &removed, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (removed, ==, cut);
+      records = read_all (cut_path);
+      g_assert_cmpuint (records->len, ==, 0);
+    }
+}
+
+static void
+test_repair_zero_tail (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 last_offset;
+  g_autofree char *path = write_repair_sample (f->dir, 2, &last_offset, NULL);
+  g_autoptr(GBytes) original = read_file (path);
+  gsize size = g_bytes_get_size (original);
+  g_autofree guint8 *padded = g_malloc0 (size + 4096);
+  g_autoptr(GBytes) after = NULL;
+  guint64 removed = 0;
+
+  memcpy (padded, g_bytes_get_data (original, NULL), size);
+  write_file (path, padded, size + 4096);
+  g_assert_true (cg_warc_writer_repair_file (path, &removed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (removed, ==, 4096);
+  after = read_file (path);
+  g_assert_true (g_bytes_equal (after, original));
+}
+
+static void
+test_repair_refuses_middle_damage (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 last_offset;
+  g_autoptr(GPtrArray) infos = NULL;
+  g_autofree char *path = write_repair_sample (f->dir, 3, &last_offset, &infos);
+  g_autoptr(GBytes) original = read_file (path);
+  gsize size = g_bytes_get_size (original);
+  g_autofree guint8 *damaged = g_memdup2 (g_bytes_get_data (original, NULL), size);
+  CgWarcRecordInfo *second = g_ptr_array_index (infos, 1);
+  g_autoptr(GBytes) after = NULL;
+  guint64 removed = 0;
+
+  /* Garbage over the middle of the second member: complete records follow. */
+  memset (damaged + second->offset + second->length / 2, 0x55, 16);
+  write_file (path, damaged, size);
+  g_assert_false (cg_warc_writer_repair_file (path, &removed, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_DAMAGED);
+  g_assert_nonnull (strstr (error->message, path));
+  after = read_file (path);
+  g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), damaged, size);
+  g_clear_error (&error);
+
+  /* A member cut short in the middle of the file, complete ones after it. */
+  {
+    g_autoptr(GByteArray) spliced = g_byte_array_new ();
+
+    g_byte_array_append (spliced, g_bytes_get_data (original, NULL), second->offset + 10);
+    g_byte_array_append (spliced, (const guint8 *) g_bytes_get_data (original, NULL) + second->offset + second->length,
+                         size - second->offset - second->length);
+    write_file (path, spliced->data, spliced->len);
+    g_assert_false (cg_warc_writer_repair_file (path, &removed, &error));
+    g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_DAMAGED);
+    after = read_file (path);
+    g_assert_cmpuint (g_bytes_get_size (after), ==, spliced->len);
+  }
+}
+
+static void
+test_recover_directory (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *crashed_dir = g_build_filename (f->dir, "crashed", NULL);
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "live");
+  g_autoptr(CgWarcRecordInfo) last = NULL;
+  g_autofree char *live_path = NULL;
+  g_autofree char *copy_path = NULL;
+  g_autofree char *index_path = NULL;
+  g_autoptr(GBytes) live = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *index_text = NULL;
+  g_auto(GStrv) index_lines = NULL;
+  guint64 removed = 0;
+
+  /* The file as a killed crawler leaves it: flushed, not closed, the last
+   * member half written, no index. */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/p%u", i);
+      g_autoptr(GBytes) page = html_page (i);
+      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "text/html", NULL, page);
+      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+
+      g_clear_pointer (&last, cg_warc_record_info_free);
+      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &last, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (cg_warc_writer_sync (writer, &error));
+  live_path = g_build_filename (f->dir, last->file_name, NULL);
+  live = read_file (live_path);
+  g_assert_cmpint (g_mkdir (crashed_dir, 0755), ==, 0);
+  copy_path = g_build_filename (crashed_dir, last->file_name, NULL);
+  write_file (copy_path, g_bytes_get_data (live, NULL), last->offset + last->length / 3);
+
+  g_assert_true (cg_warc_writer_recover (crashed_dir, "live", &removed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (removed, ==, last->length / 3);
+  records = read_all (copy_path);
+  g_assert_cmpuint (records->len, ==, 1 + 4 * 2 - 1);
+
+  index_path = cg_cdxj_path_for_warc (copy_path);
+  g_assert_true (g_file_get_contents (index_path, &index_text, NULL, &error));
+  /* Three responses survive. */
+  index_lines = g_strsplit (g_strchomp (index_text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (index_lines), ==, 3);
+
+  /* Recovering again changes nothing, and a new writer starts a new file. */
+  g_assert_true (cg_warc_writer_recover (crashed_dir, "live", &removed, &error));
+  g_assert_cmpuint (removed, ==, 0);
+  {
+    g_autoptr(CgWarcWriter) resumed = new_writer (crashed_dir, "live");
+    g_autoptr(CgWarcRecordInfo) info = NULL;
+
+    info = cg_warc_writer_write_resource (resumed, "urn:test:y", NULL, NULL, "text/plain",
+                                          (const guint8 *) "y", 1, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_suffix (info->file_name, "-00001.warc.gz"));
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Reader errors                                                       */
+
+static const char plain_record[] =
+  "WARC/1.1\r\n"
+  "WARC-Type: resource\r\n"
+  "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\n"
+  "WARC-Date: 2026-01-01T00:00:00Z\r\n"
+  "WARC-Target-URI: urn:test:one\r\n"
+  "Content-Type: text/plain\r\n"
+  "WARC-Block-Digest: sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5\r\n"
+  "Content-Length: 3\r\n"
+  "\r\n"
+  "abc\r\n\r\n";
+
+static void
+assert_error_at (GError *error, int code, const char *path, const char *offset)
+{
+  g_autofree char *where = g_strdup_printf ("offset %s", offset);
+
+  g_assert_error (error, CG_WARC_ERROR, code);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, where));
+}
+
+static void
+test_reader_plain (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "plain.warc", NULL);
+  g_autofree char *two = g_strconcat (plain_record, plain_record, NULL);
+  g_autoptr(GPtrArray) records = NULL;
+  CgWarcRecord *second;
+
+  write_file (path, two, strlen (two));
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 2);
+  second = g_ptr_array_index (records, 1);
+  g_assert_cmpuint (cg_warc_record_get_offset (second), ==, strlen (plain_record));
+  g_assert_cmpuint (cg_warc_record_get_length (second), ==, strlen (plain_record));
+  assert_bytes_equal (cg_warc_record_get_block (second), "abc", 3);
+
+  {
+    g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
+    g_autoptr(CgWarcRecord) at = cg_warc_reader_read_at (reader, strlen (plain_record), &error);
+
+    g_assert_no_error (error);
+    g_assert_false (cg_warc_reader_is_compressed (reader));
+    g_assert_cmpstr (cg_warc_record_get_target_uri (at), ==, "urn:test:one");
+  }
+}
+
+static void
+test_repair_plain (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "plain.warc", NULL);
+  g_autofree char *two = g_strconcat (plain_record, plain_record, NULL);
+  gsize first = strlen (plain_record);
+
+  for (gsize cut = first + 1; cut < strlen (two); cut += 5)
+    {
+      g_autoptr(GBytes) after = NULL;
+      guint64 removed = 0;
+
+      write_file (path, two, cut);
+      g_assert_true (cg_warc_writer_repair_file (path, &removed, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (removed, ==, cut - first);
+      after = read_file (path);
+      g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), plain_record, first);
+    }
+}
+
+static void
+test_reader_continuation_lines (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "folded.warc", NULL);
+  const char *text =
+    "WARC/1.0\r\n"
+    "WARC-Type: metadata\r\n"
+    "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000002>\r\n"
+    "WARC-Date: 2026-01-01T00:00:00Z\r\n"
+    "X-Folded: first part\r\n"
+    "   second part\r\n"
+    "\tthird\r\n"
+    "Content-Length: 0\r\n"
+    "\r\n"
+    "\r\n\r\n";
+  g_autoptr(GPtrArray) records = NULL;
+  CgWarcRecord *record;
+
+  write_file (path, text, strlen (text));
+  records = read_all (path);
+  record = g_ptr_array_index (records, 0);
+  g_assert_cmpstr (cg_warc_record_get_version (record), ==, "WARC/1.0");
+  g_assert_cmpstr (cg_warc_record_get_header (record, "x-folded"), ==, "first part second part third");
+  g_assert_cmpuint (cg_warc_record_get_n_headers (record), ==, 5);
+}
+
+/* A response record as another tool may write it: given HTTP header block
+ * and payload, plain WARC. */
+static char *
+foreign_response (const char *http_head, const char *payload)
+{
+  g_autofree char *block = g_strconcat (http_head, payload, NULL);
+
+  return g_strdup_printf ("WARC/1.1\r\n"
+                          "WARC-Type: response\r\n"
+                          "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000003>\r\n"
+                          "WARC-Date: 2026-01-01T00:00:00Z\r\n"
+                          "WARC-Target-URI: http://127.0.0.1/\r\n"
+                          "Content-Type: application/http; msgtype=response\r\n"
+                          "Content-Length: %" G_GSIZE_FORMAT "\r\n"
+                          "\r\n"
+                          "%s\r\n\r\n", strlen (block), block);
+}
+
+static CgWarcHttpMessage *
+parse_foreign (const char *path, const char *http_head, const char *payload, GError **error)
+{
+  g_autofree char *text = foreign_response (http_head, payload);
+  g_autoptr(GPtrArray) records = NULL;
+
+  write_file (path, text, strlen (text));
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 1);
+  return cg_warc_record_parse_http (g_ptr_array_index (records, 0), error);
+}
+
+static void
+test_reader_http_messages (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "foreign.warc", NULL);
+  CgWarcHttpMessage *http;
+
+  /* HTTP/2 status line and a declared chunked transfer coding. */
+  http = parse_foreign (path, "HTTP/2 301 Moved Permanently\r\nLocation: /b\r\n"
+                              "Transfer-Encoding: chunked\r\n\r\n", "0\r\n\r\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (http->status, ==, 301);
+  g_assert_cmpint (http->http_version, ==, SOUP_HTTP_2_0);
+  g_assert_cmpstr (soup_message_headers_get_one (http->headers, "Location"), ==, "/b");
+  g_assert_true (http->transfer_chunked);
+  assert_bytes_equal (http->payload, "0\r\n\r\n", 5);
+  cg_warc_http_message_free (http);
+
+  /* Bare LF line ends. */
+  http = parse_foreign (path, "HTTP/1.0 200 OK\nContent-Type: text/plain\n\n", "hi", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (http->status, ==, 200);
+  g_assert_cmpint (http->http_version, ==, SOUP_HTTP_1_0);
+  g_assert_false (http->transfer_chunked);
+  assert_bytes_equal (http->payload, "hi", 2);
+  cg_warc_http_message_free (http);
+
+  /* No end to the header, and a start line that is not HTTP. */
+  http = parse_foreign (path, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n", "", &error);
+  g_assert_null (http);
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_BAD_HTTP);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "offset 0"));
+  g_clear_error (&error);
+  http = parse_foreign (path, "HTTP/x 2000\r\n\r\n", "", &error);
+  g_assert_null (http);
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_BAD_HTTP);
+}
+
+static void
+test_reader_bad_inputs (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "bad.warc", NULL);
+  GError *error;
+
+  /* Neither gzip nor WARC. */
+  write_file (path, "hello world\n", 12);
+  error = read_all_error (path, FALSE);
+  assert_error_at (error, CG_WARC_ERROR_NOT_WARC, path, "0");
+  g_error_free (error);
+
+  /* Garbage after a record. */
+  {
+    g_autofree char *text = g_strconcat (plain_record, "garbage\r\n", plain_record, NULL);
+    g_autofree char *at = g_strdup_printf ("%" G_GSIZE_FORMAT, strlen (plain_record));
+
+    write_file (path, text, strlen (text));
+    error = read_all_error (path, FALSE);
+    assert_error_at (error, CG_WARC_ERROR_BAD_HEADER, path, at);
+    g_error_free (error);
+  }
+
+  /* Truncated inside the header, inside the block, before the end. */
+  {
+    const gsize cuts[] = { 30, strstr (plain_record, "abc") - plain_record + 1, strlen (plain_record) - 2 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+      {
+        write_file (path, plain_record, cuts[i]);
+        error = read_all_error (path, FALSE);
+        assert_error_at (error, CG_WARC_ERROR_TRUNCATED, path, "0");
+        g_error_free (error);
+      }
+  }
+
+  /* Bad Content-Length values. */
+  {
+    const char *values[] = { "abc", "-3", "+3", "", "99999999999999999999", "2", "4" };
+
+    /* Each bad record is followed by a good one, so a Content-Length that
+     * is too large runs into it rather than into the end of the file. */
+    for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+      {
+        g_autoptr(GRegex) regex = g_regex_new ("Content-Length: 3", 0, 0, NULL);
+        g_autofree char *replacement = g_strdup_printf ("Content-Length: %s", values[i]);
+        g_autofree char *bad_record = g_regex_replace_literal (regex, plain_record, -1, 0,
+                                                               replacement, 0, NULL);
+        g_autofree char *text = g_strconcat (bad_record, plain_record, NULL);
+
+        write_file (path, text, strlen (text));
+        error = read_all_error (path, FALSE);
+        assert_error_at (error, CG_WARC_ERROR_BAD_LENGTH, path, "0");
+        g_error_free (error);
+      }
+  }
+
+  /* A missing mandatory field, a bad version, a bad field line. */
+  {
+    const char *from[] = { "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\n",
+                           "WARC/1.1", "WARC-Type: resource" };
+    const char *to[] = { "", "WARC/2.0", "WARC Type resource" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (from); i++)
+      {
+        g_autofree char *escaped = g_regex_escape_string (from[i], -1);
+        g_autoptr(GRegex) regex = g_regex_new (escaped, 0, 0, NULL);
+        g_autofree char *text = g_regex_replace_literal (regex, plain_record, -1, 0, to[i], 0, NULL);
+
+        write_file (path, text, strlen (text));
+        error = read_all_error (path, FALSE);
+        assert_error_at (error, CG_WARC_ERROR_BAD_HEADER, path, "0");
+        g_error_free (error);
+      }
+  }
+
+  /* An oversized header. */
+  {
+    g_autoptr(GString) text = g_string_new ("WARC/1.1\r\nX-Big: ");
+
+    for (guint i = 0; i < CG_WARC_READER_MAX_HEADER_SIZE / 10 + 10; i++)
+      g_string_append (text, "0123456789");
+    g_string_append (text, "\r\n\r\n");
+    write_file (path, text->str, text->len);
+    error = read_all_error (path, FALSE);
+    assert_error_at (error, CG_WARC_ERROR_BAD_HEADER, path, "0");
+    g_assert_nonnull (strstr (error->message, "larger"));
+    g_error_free (error);
+  }
+
+  /* A block that does not match its digest: read without checking, it
+   * passes; checked, it fails. */
+  {
+    g_autoptr(GRegex) regex = g_regex_new ("abc", 0, 0, NULL);
+    g_autofree char *text = g_regex_replace_literal (regex, plain_record, -1, 0, "abd", 0, NULL);
+
+    write_file (path, text, strlen (text));
+    error = read_all_error (path, FALSE);
+    g_assert_no_error (error);
+    error = read_all_error (path, TRUE);
+    assert_error_at (error, CG_WARC_ERROR_DIGEST_MISMATCH, path, "0");
+    g_assert_nonnull (strstr (error->message, "WARC-Block-Digest"));
+    g_error_free (error);
+  }
+
+  /* An empty file holds no records; a missing one is an I/O error. */
+  write_file (path, "", 0);
+  error = read_all_error (path, TRUE);
+  g_assert_no_error (error);
+  g_remove (path);
+  error = read_all_error (path, TRUE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_error_free (error);
+}
+
+static void
+test_reader_bad_gzip (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 last_offset;
+  g_autoptr(GPtrArray) infos = NULL;
+  g_autofree char *path = write_repair_sample (f->dir, 2, &last_offset, &infos);
+  g_autoptr(GBytes) original = read_file (path);
+  const guint8 *bytes = g_bytes_get_data (original, NULL);
+  gsize size = g_bytes_get_size (original);
+  g_autofree char *bad = g_build_filename (f->dir, "bad.warc.gz", NULL);
+  CgWarcRecordInfo *second = g_ptr_array_index (infos, 1);
+  g_autofree char *second_offset = g_strdup_printf ("%" G_GUINT64_FORMAT, second->offset);
+  GError *read_error;
+
+  /* Garbage between two members. */
+  {
+    g_autoptr(GByteArray) spliced = g_byte_array_new ();
+    g_autofree char *at = g_strdup_printf ("%" G_GUINT64_FORMAT, second->offset);
+
+    g_byte_array_append (spliced, bytes, second->offset);
+    g_byte_array_append (spliced, (const guint8 *) "garbage!", 8);
+    g_byte_array_append (spliced, bytes + second->offset, size - second->offset);
+    write_file (bad, spliced->data, spliced->len);
+    read_error = read_all_error (bad, FALSE);
+    assert_error_at (read_error, CG_WARC_ERROR_BAD_GZIP, bad, at);
+    g_error_free (read_error);
+  }
+
+  /* A damaged member: its CRC does not match. */
+  {
+    g_autofree guint8 *damaged = g_memdup2 (bytes, size);
+
+    damaged[second->offset + second->length - 6] ^= 0xff;
+    write_file (bad, damaged, size);
+    read_error = read_all_error (bad, FALSE);
+    assert_error_at (read_error, CG_WARC_ERROR_BAD_GZIP, bad, second_offset);
+    g_error_free (read_error);
+  }
+
+  /* Truncated inside a member. */
+  write_file (bad, bytes, second->offset + 20);
+  read_error = read_all_error (bad, FALSE);
+  assert_error_at (read_error, CG_WARC_ERROR_TRUNCATED, bad, second_offset);
+  g_error_free (read_error);
+
+  /* A gzip file that holds no WARC. */
+  {
+    g_autoptr(GBytes) text = g_bytes_new_static ("just some text\n", 15);
+    g_autoptr(GBytes) packed = gzip_bytes (text);
+
+    write_file (bad, g_bytes_get_data (packed, NULL), g_bytes_get_size (packed));
+    read_error = read_all_error (bad, FALSE);
+    assert_error_at (read_error, CG_WARC_ERROR_NOT_WARC, bad, "0");
+    g_error_free (read_error);
+  }
+
+  /* Random access to an offset where no member starts. */
+  {
+    g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
+    g_autoptr(CgWarcRecord) record = NULL;
+    g_autofree char *at = g_strdup_printf ("%" G_GUINT64_FORMAT, second->offset + 3);
+
+    g_assert_no_error (error);
+    record = cg_warc_reader_read_at (reader, second->offset + 3, &error);
+    g_assert_null (record);
+    assert_error_at (error, CG_WARC_ERROR_BAD_GZIP, path, at);
+    g_clear_error (&error);
+    record = cg_warc_reader_read_at (reader, size + 100, &error);
+    g_assert_null (record);
+    g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_TRUNCATED);
+    g_clear_error (&error);
+    /* The reader is still usable after errors. */
+    record = cg_warc_reader_read_at (reader, second->offset, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (cg_warc_record_get_record_id (record), ==, second->record_id);
+  }
+}
+
+static void
+test_reader_block_cap (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "big");
+  g_autoptr(GBytes) body = random_bytes (200000, 3);
+  g_autoptr(Sample) sample = sample_new ("http://127.0.0.1:8080/big.bin", 200, "OK",
+                                         "application/octet-stream", NULL, body);
+  g_autoptr(CgWarcRecordInfo) response = NULL;
+  g_autoptr(CgWarcReader) reader = NULL;
+  g_autoptr(CgWarcRecord) record = NULL;
+  g_autoptr(CgWarcHttpMessage) http = NULL;
+  g_autofree char *path = NULL;
+  CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &response, &error));
+  path = g_build_filename (f->dir, response->file_name, NULL);
+  g_assert_true (cg_warc_writer_close (writer, &error));
+
+  reader = cg_warc_reader_new (path, &error);
+  g_assert_no_error (error);
+  cg_warc_reader_set_max_block_size (reader, 1000);
+  cg_warc_reader_set_verify_digests (reader, TRUE);
+  record = cg_warc_reader_read_at (reader, response->offset, &error);
+  g_assert_no_error (error);
+  /* Not kept, but read through and its digests checked. */
+  g_assert_null (cg_warc_record_get_block (record));
+  g_assert_true (cg_warc_record_get_digests_verified (record));
+  http = cg_warc_record_parse_http (record, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (http->status, ==, 200);
+  g_assert_null (http->payload);
+}
+
+/* ------------------------------------------------------------------ */
+/* Writer argument checks                                              */
+
+static void
+test_writer_refuses_bad_input (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "refuse");
+  g_autoptr(GBytes) page = html_page (0);
+  g_autoptr(Sample) sample = sample_new ("http://127.0.0.1:8080/", 200, "OK", "text/html", NULL, page);
+  CgWarcExchange exchange;
+  g_autoptr(CgWarcWriter) bad_prefix = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  const char *bad_fields[] = { "bad name", "x", NULL };
+
+  exchange = exchange_for (sample, NULL);
+  exchange.target_uri = "http://127.0.0.1/\r\nWARC-Type: forged";
+  g_assert_false (cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  exchange = exchange_for (sample, "not-an-ip");
+  g_assert_false (cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  exchange = exchange_for (sample, NULL);
+  exchange.response_headers = (const guint8 *) "HTTP/2 200 OK\r\n\r\n";
+  exchange.response_headers_length = strlen ((const char *) exchange.response_headers);
+  g_assert_false (cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  exchange = exchange_for (sample, NULL);
+  exchange.response_headers_length -= 2;
+  g_assert_false (cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  exchange = exchange_for (sample, NULL);
+  exchange.revisit_payload_digest = "no-label";
+  exchange.revisit_target_uri = sample->uri;
+  exchange.revisit_date = "2026-01-01T00:00:00Z";
+  g_assert_false (cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_null (cg_warc_writer_write_metadata (writer, sample->uri, NULL, NULL, NULL, bad_fields, &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_false (cg_warc_writer_set_crawl_config (writer, "seed http://x/\n", &error));
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "Line 1"));
+  g_clear_error (&error);
+
+  bad_prefix = cg_warc_writer_new (f->dir, "a/b", &error);
+  g_assert_null (bad_prefix);
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* Nothing was written: no file was even started. */
+  files = list_warc_files (f->dir);
+  g_assert_cmpuint (files->len, ==, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* CDXJ                                                                */
+
+static void
+test_cdxj_urlkey (void)
+{
+  static const struct { const char *url; const char *key; } cases[] = {
+    { "http://www.Example.com:80/Path/Page.html?b=2&a=1#top", "com,example)/path/page.html?a=1&b=2" },
+    { "https://example.org/", "org,example)/" },
+    { "https://www2.example.org", "org,example)/" },
+    { "http://127.0.0.1:8080/x?z", "1,0,0,127:8080)/x?z" },
+    { "urn:cartograph:screenshot:1", "urn:cartograph:screenshot:1" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *key = cg_cdxj_urlkey (cases[i].url);
+
+      g_assert_cmpstr (key, ==, cases[i].key);
+    }
+}
+
+static void
+test_cdxj_bad_lines (void)
+{
+  const char *bad[] = {
+    "",
+    "com,example)/",
+    "com,example)/ 2026 {\"url\":\"x\",\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\"}",
+    "com,example)/ 20260101000000 not json",
+    "com,example)/ 20260101000000 [1,2]",
+    "com,example)/ 20260101000000 {\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\"}",
+    "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"-1\",\"length\":\"2\",\"filename\":\"f\"}",
+    "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"1\",\"length\":\"2\"}",
+    "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\",\"status\":\"abc\"}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CgCdxjEntry) entry = cg_cdxj_parse_line (bad[i], &error);
+
+      g_assert_null (entry);
+      g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_BAD_INDEX);
+    }
+}
+
+static void
+test_cdxj_index (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "idx");
+  g_autoptr(GHashTable) digests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *warc_path = NULL;
+  g_autofree char *index_path = NULL;
+  g_autofree char *reindex_path = NULL;
+  g_autofree char *index_text = NULL;
+  g_autofree char *reindex_text = NULL;
+  g_autoptr(CgWarcReader) reader = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *file_name = NULL;
+  const char *paths[] = { "/zeta", "/alpha?b=1&a=2", "/", "/Mixed/Case", "/alpha" };
+  guint n_indexed = 0;
+
+  for (guint round = 0; round < 2; round++)
+    for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080%s", paths[i]);
+        g_autoptr(GBytes) page = html_page (i);
+        g_autoptr(Sample) sample = sample_new (uri, i == 4 ? 404 : 200, i == 4 ? "Not Found" : "OK",
+                                               "text/html; charset=UTF-8", NULL, page);
+        CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+        g_autoptr(CgWarcRecordInfo) response = NULL;
+        const char *earlier = g_hash_table_lookup (digests, uri);
+
+        /* The second round finds the same payloads and writes revisits. */
+        if (round == 1)
+          {
+            g_autofree char *digest = cg_warc_digest_compute (CG_WARC_DIGEST_SHA1,
+                                                              g_bytes_get_data (page, NULL),
+                                                              g_bytes_get_size (page));
+
+            g_assert_cmpstr (digest, ==, earlier);
+            exchange.revisit_payload_digest = earlier;
+            exchange.revisit_target_uri = uri;
+            exchange.revisit_date = "2026-01-01T00:00:00Z";
+          }
+        g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &response, &error));
+        g_assert_no_error (error);
+        if (round == 0)
+          g_hash_table_insert (digests, g_strdup (uri), g_strdup (response->payload_digest));
+        g_free (file_name);
+        file_name = g_strdup (response->file_name);
+        n_indexed++;
+      }
+  {
+    g_autoptr(CgWarcRecordInfo) shot = NULL;
+
+    shot = cg_warc_writer_write_resource (writer, "urn:cartograph:screenshot:1", NULL, NULL,
+                                          "image/png; x=1", (const guint8 *) "PNG", 3, &error);
+    g_assert_no_error (error);
+    n_indexed++;
+  }
+  g_assert_true (cg_warc_writer_close (writer, &error));
+
+  warc_path = g_build_filename (f->dir, file_name, NULL);
+  index_path = cg_cdxj_path_for_warc (warc_path);
+  g_assert_true (g_str_has_suffix (index_path, ".cdxj"));
+  g_assert_true (g_file_get_contents (index_path, &index_text, NULL, &error));
+  g_assert_true (g_str_has_suffix (index_text, "\n"));
+  lines = g_strsplit (g_strchomp (index_text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, n_indexed);
+
+  reader = cg_warc_reader_new (warc_path, &error);
+  g_assert_no_error (error);
+  cg_warc_reader_set_verify_digests (reader, TRUE);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(CgCdxjEntry) entry = cg_cdxj_parse_line (lines[i], &error);
+      g_autoptr(CgWarcRecord) record = NULL;
+      g_autoptr(CgWarcHttpMessage) http = NULL;
+      g_autofree char *key = NULL;
+      const char *digest;
+      char timestamp[15] = { 0, };
+      gsize n = 0;
+
+      g_assert_no_error (error);
+      /* Sorted byte-wise. */
+      if (i > 0)
+        g_assert_cmpint (strcmp (lines[i - 1], lines[i]), <=, 0);
+
+      g_assert_cmpstr (entry->filename, ==, file_name);
+      record = cg_warc_reader_read_at (reader, entry->offset, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cg_warc_record_get_length (record), ==, entry->length);
+      g_assert_cmpstr (cg_warc_record_get_target_uri (record), ==, entry->url);
+      key = cg_cdxj_urlkey (entry->url);
+      g_assert_cmpstr (entry->urlkey, ==, key);
+      for (const char *p = cg_warc_record_get_date_string (record); *p != '\0' && n < 14; p++)
+        if (g_ascii_isdigit (*p))
+          timestamp[n++] = *p;
+      g_assert_cmpstr (entry->timestamp, ==, timestamp);
+      digest = cg_warc_record_get_header (record, "WARC-Payload-Digest");
+      g_assert_cmpstr (entry->digest, ==, strchr (digest, ':') + 1);
+
+      switch (cg_warc_record_get_record_type (record))
+        {
+        case CG_WARC_RECORD_RESPONSE:
+          http = cg_warc_record_parse_http (record, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (entry->status, ==, http->status);
+          g_assert_cmpstr (entry->mime, ==, "text/html");
+          break;
+        case CG_WARC_RECORD_REVISIT:
+          g_assert_cmpstr (entry->mime, ==, "warc/revisit");
+          g_assert_cmpuint (entry->status, !=, 0);
+          break;
+        case CG_WARC_RECORD_RESOURCE:
+          g_assert_cmpstr (entry->mime, ==, "image/png");
+          g_assert_cmpuint (entry->status, ==, 0);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  /* The index built by reading the file back is the same. */
+  reindex_path = g_build_filename (f->dir, "again.cdxj", NULL);
+  g_assert_true (cg_cdxj_index_warc_file (warc_path, reindex_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (reindex_path, &reindex_text, NULL, &error));
+  g_clear_pointer (&index_text, g_free);
+  g_assert_true (g_file_get_contents (index_path, &index_text, NULL, &error));
+  g_assert_cmpstr (reindex_text, ==, index_text);
+}
+
+/* ------------------------------------------------------------------ */
+/* The sample set for warcio                                           */
+
+static int
+write_sample (const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  CgWarcDigestAlgorithm algorithms[] = { CG_WARC_DIGEST_SHA1, CG_WARC_DIGEST_SHA256 };
+  const char *prefixes[] = { "sample-sha1", "sample-sha256" };
+
+  for (guint a = 0; a < G_N_ELEMENTS (algorithms); a++)
+    {
+      g_autoptr(CgWarcWriter) writer = cg_warc_writer_new (dir, prefixes[a], &error);
+      g_autoptr(CgWarcRecordInfo) first = NULL;
+      g_autoptr(GBytes) big = random_bytes (1 << 20, 11);
+      g_autoptr(Sample) big_sample = sample_new ("http://127.0.0.1:8080/big.bin", 200, "OK",
+                                                 "application/octet-stream", NULL, big);
+
+      if (writer == NULL)
+        goto fail;
+      cg_warc_writer_set_digest_algorithm (writer, algorithms[a]);
+      cg_warc_writer_set_max_file_size (writer, 8 * 1024);
+      if (!cg_warc_writer_set_crawl_config (writer, "seed: http://127.0.0.1:8080/\nmax-pages: 200\n", &error) ||
+          !cg_warc_writer_set_operator (writer, "Cartograph tests", &error))
+        goto fail;
+
+      for (guint i = 0; i < 12; i++)
+        {
+          g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/page/%u?sort=name&page=%u", i, i);
+          g_autoptr(GBytes) page = html_page (i);
+          g_autoptr(GBytes) payload = i % 3 == 1 ? gzip_bytes (page) : g_bytes_ref (page);
+          g_autoptr(Sample) sample = sample_new (uri, i == 5 ? 404 : 200, i == 5 ? "Not Found" : "OK",
+                                                 "text/html; charset=utf-8",
+                                                 i % 3 == 1 ? "Content-Encoding: gzip\r\n" : NULL,
+                                                 payload);
+          g_autoptr(CgWarcRecordInfo) response = NULL;
+          g_autoptr(CgWarcRecordInfo) meta = NULL;
+          g_autofree char *link1 = g_strdup_printf ("http://127.0.0.1:8080/page/%u", i + 1);
+          const char *outlinks[] = { link1, "http://127.0.0.1:8080/ L a/@href", NULL };
+          const char *fields[] = { "page-class", i % 2 ? "list" : "detail", NULL };
+          CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+
+          if (i == 7)
+            exchange.truncated = CG_WARC_TRUNCATED_LENGTH;
+          if (!cg_warc_writer_write_exchange (writer, &exchange, NULL, &response, &error))
+            goto fail;
+          meta = cg_warc_writer_write_metadata (writer, uri, NULL, response->record_id,
+                                                outlinks, fields, &error);
+          if (meta == NULL)
+            goto fail;
+          if (first == NULL)
+            first = g_steal_pointer (&response);
+        }
+
+      /* A revisit of the first page, a POST with a body, an empty 204, a
+       * large binary payload and a resource. */
+      {
+        g_autoptr(GBytes) page = html_page (0);
+        g_autoptr(Sample) again = sample_new ("http://127.0.0.1:8080/page/0?sort=name&page=0", 200, "OK",
+                                              "text/html; charset=utf-8", NULL, page);
+        CgWarcExchange exchange = exchange_for (again, "127.0.0.1");
+        const char *form = "q=maps&lang=en";
+        g_autofree char *post = g_strdup_printf ("POST /search HTTP/1.1\r\n"
+                                                 "Host: 127.0.0.1:8080\r\n"
+                                                 "Content-Type: application/x-www-form-urlencoded\r\n"
+                                                 "Content-Length: %zu\r\n\r\n", strlen (form));
+        g_autoptr(GBytes) empty = g_bytes_new_static ("", 0);
+        g_autoptr(Sample) nothing = sample_new ("http://127.0.0.1:8080/ping", 204, "No Content",
+                                                "text/plain", NULL, empty);
+        g_autoptr(CgWarcRecordInfo) shot = NULL;
+        g_autoptr(GBytes) png = random_bytes (5000, 5);
+
+        exchange.revisit_payload_digest = first->payload_digest;
+        exchange.revisit_target_uri = exchange.target_uri;
+        exchange.revisit_date = first->date;
+        exchange.revisit_record_id = first->record_id;
+        if (!cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error))
+          goto fail;
+
+        exchange = exchange_for (again, "127.0.0.1");
+        exchange.target_uri = "http://127.0.0.1:8080/search";
+        exchange.request_headers = (const guint8 *) post;
+        exchange.request_headers_length = strlen (post);
+        exchange.request_body = (const guint8 *) form;
+        exchange.request_body_length = strlen (form);
+        if (!cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error))
+          goto fail;
+
+        exchange = exchange_for (nothing, "::1");
+        if (!cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error))
+          goto fail;
+
+        exchange = exchange_for (big_sample, "127.0.0.1");
+        if (!cg_warc_writer_write_exchange (writer, &exchange, NULL, NULL, &error))
+          goto fail;
+
+        shot = cg_warc_writer_write_resource (writer, "urn:cartograph:screenshot:page-0", NULL,
+                                              first->record_id, "image/png",
+                                              g_bytes_get_data (png, NULL), g_bytes_get_size (png),
+                                              &error);
+        if (shot == NULL)
+          goto fail;
+      }
+
+      if (!cg_warc_writer_close (writer, &error))
+        goto fail;
+    }
+  return 0;
+
+fail:
+  g_printerr ("Could not write the sample WARC files: %s\n", error->message);
+  return 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 3 && strcmp (argv[1], "--write-sample") == 0)
+    return write_sample (argv[2]);
+
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add_func ("/warc/digest/base32-rfc4648", test_base32_rfc4648);
+  g_test_add_func ("/warc/digest/known-values", test_digest_known_values);
+  ADD ("/warc/writer/round-trip", test_round_trip);
+  ADD ("/warc/writer/sha256", test_sha256);
+  ADD ("/warc/writer/rollover", test_rollover);
+  ADD ("/warc/writer/refuses-bad-input", test_writer_refuses_bad_input);
+  ADD ("/warc/repair/every-cut-in-last-record", test_repair_every_cut);
+  ADD ("/warc/repair/cuts-in-first-record", test_repair_cuts_in_first_record);
+  ADD ("/warc/repair/zero-tail", test_repair_zero_tail);
+  ADD ("/warc/repair/refuses-middle-damage", test_repair_refuses_middle_damage);
+  ADD ("/warc/repair/recover-directory", test_recover_directory);
+  ADD ("/warc/repair/plain", test_repair_plain);
+  ADD ("/warc/reader/plain", test_reader_plain);
+  ADD ("/warc/reader/continuation-lines", test_reader_continuation_lines);
+  ADD ("/warc/reader/http-messages", test_reader_http_messages);
+  ADD ("/warc/reader/bad-inputs", test_reader_bad_inputs);
+  ADD ("/warc/reader/bad-gzip", test_reader_bad_gzip);
+  ADD ("/warc/reader/block-cap", test_reader_block_cap);
+  g_test_add_func ("/warc/cdxj/urlkey", test_cdxj_urlkey);
+  g_test_add_func ("/warc/cdxj/bad-lines", test_cdxj_bad_lines);
+  ADD ("/warc/cdxj/index", test_cdxj_index);
+#undef ADD
+
+  return g_test_run ();
+}
