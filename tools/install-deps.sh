@@ -17,6 +17,14 @@ if [ -n "$missing" ]; then
   apt-get install -y -q --no-install-recommends $missing
 fi
 
+# Node.js runs the independent WARC reader of the tests. Some machines
+# bring their own Node, which Debian's nodejs package conflicts with, so
+# Debian's is installed only where there is none.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends nodejs npm
+fi
+
 if [ -f "$here/tests/package-lock.json" ]; then
   npm ci --prefix "$here/tests" --no-audit --no-fund --loglevel=error
 fi
