@@ -1,0 +1,144 @@
+/* cg-cli-export.c: `cartograph-cli export`, a project's model and pages as files.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <gio/gunixoutputstream.h>
+
+#include "cg-cli.h"
+#include "cg-export.h"
+
+int
+cg_cli_export (int    argc,
+               char **argv)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *format_name = NULL;
+  g_autofree char *site = NULL;
+  g_autofree char *output = NULL;
+  int version = 0;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  CgExportFormat format;
+  gboolean ok;
+  int exit_code = CG_CLI_EXIT_OK;
+  const GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
+    { "what", 'w', 0, G_OPTION_ARG_STRING, &what, N_("What to export: model, pages or records"), N_("WHAT") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+      N_("json, jsonl, csv, tsv, dot or graphml (model: json, tsv, dot, graphml; pages: jsonl, csv, tsv)"), N_("FORMAT") },
+    { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use (default: the newest model)"), N_("URL") },
+    { "model", 'm', 0, G_OPTION_ARG_INT, &version, N_("The model version (default: the newest)"), N_("VERSION") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to this file instead of standard output"), N_("FILE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Export a project’s model, pages or records."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
+    return exit_code;
+
+  if (folder == NULL || what == NULL)
+    {
+      cg_cli_print_error (_("export needs --project DIR and --what model|pages|records"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (argc > 1)
+    {
+      cg_cli_print_error (_("export takes no arguments, only options"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (!g_str_equal (what, "model") && !g_str_equal (what, "pages") && !g_str_equal (what, "records"))
+    {
+      cg_cli_print_error (_("“%s” cannot be exported: use model, pages or records"), what);
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (format_name == NULL)
+    format_name = g_strdup (g_str_equal (what, "model") ? "json" : "jsonl");
+  if (!cg_export_format_from_string (format_name, &format))
+    {
+      cg_cli_print_error (_("“%s” is not a format: use json, jsonl, csv, tsv, dot or graphml"), format_name);
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (version < 0 || (version > 0 && site == NULL))
+    {
+      cg_cli_print_error (_("--model needs a version number and --site"));
+      return CG_CLI_EXIT_USAGE;
+    }
+
+  project = cg_project_open (folder, &error);
+  if (project == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  if (version > 0)
+    model = cg_site_model_load (cg_project_get_store (project), site, version, &error);
+  else
+    model = cg_site_model_load_latest (cg_project_get_store (project), site, &error);
+  if (model == NULL && !g_str_equal (what, "pages"))
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  /* Pages export without a model: every page is unclassified. */
+  g_clear_error (&error);
+
+  if (g_str_equal (what, "records"))
+    {
+      cg_cli_print_error (_("the project “%s” has no extracted records"), folder);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  if (output != NULL)
+    {
+      file = g_file_new_for_commandline_arg (output);
+      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+      if (out == NULL)
+        {
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_FAILED;
+        }
+    }
+  else
+    out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+
+  if (g_str_equal (what, "model"))
+    ok = cg_export_model (model, format, out, &error);
+  else
+    ok = cg_export_pages (project, model, format, out, &error);
+
+  /* A failed export to a file leaves the file as it was. */
+  if (!ok && output != NULL)
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      /* Closing a replacement with a cancelled cancellable keeps the
+       * original file. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (out, abandon, NULL);
+    }
+  if (!ok)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return error->domain == CG_EXPORT_ERROR && error->code == CG_EXPORT_ERROR_FORMAT
+             ? CG_CLI_EXIT_USAGE : CG_CLI_EXIT_FAILED;
+    }
+  if (!g_output_stream_close (out, NULL, &error))
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  return CG_CLI_EXIT_OK;
+}

@@ -1,0 +1,289 @@
+/* cg-export.c: a project's model and pages in the formats archivists use.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "cg-export.h"
+
+G_DEFINE_QUARK (cg-export-error-quark, cg_export_error)
+
+static const char * const format_names[] = {
+  [CG_EXPORT_JSON] = "json",
+  [CG_EXPORT_JSONL] = "jsonl",
+  [CG_EXPORT_CSV] = "csv",
+  [CG_EXPORT_TSV] = "tsv",
+  [CG_EXPORT_DOT] = "dot",
+  [CG_EXPORT_GRAPHML] = "graphml",
+};
+
+gboolean
+cg_export_format_from_string (const char     *text,
+                              CgExportFormat *out_format)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (format_names); i++)
+    if (g_strcmp0 (text, format_names[i]) == 0)
+      {
+        *out_format = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+cg_export_format_to_string (CgExportFormat format)
+{
+  return format < G_N_ELEMENTS (format_names) ? format_names[format] : "?";
+}
+
+struct _CgTableWriter
+{
+  GOutputStream  *out;
+  CgExportFormat  format;
+  GStrv           columns;
+  GHashTable     *numeric;   /* column names written as JSON numbers */
+  GString        *line;
+};
+
+static gboolean
+write_line (CgTableWriter  *self,
+            GError        **error)
+{
+  g_string_append_c (self->line, '\n');
+  return g_output_stream_write_all (self->out, self->line->str, self->line->len, NULL, NULL, error);
+}
+
+static void
+append_csv_value (GString    *line,
+                  const char *value)
+{
+  if (value == NULL)
+    return;
+  if (strpbrk (value, ",\"\r\n") == NULL)
+    {
+      g_string_append (line, value);
+      return;
+    }
+  g_string_append_c (line, '"');
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (line, '"');
+      g_string_append_c (line, *p);
+    }
+  g_string_append_c (line, '"');
+}
+
+static void
+append_tsv_value (GString    *line,
+                  const char *value)
+{
+  for (const char *p = value != NULL ? value : ""; *p != '\0'; p++)
+    g_string_append_c (line, *p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
+}
+
+static void
+append_row (CgTableWriter      *self,
+            const char * const *values)
+{
+  g_string_truncate (self->line, 0);
+  for (guint i = 0; self->columns[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append_c (self->line, self->format == CG_EXPORT_CSV ? ',' : '\t');
+      if (self->format == CG_EXPORT_CSV)
+        append_csv_value (self->line, values[i]);
+      else
+        append_tsv_value (self->line, values[i]);
+    }
+}
+
+/* @columns names the fields of every row; the header is written now for
+ * CSV and TSV. */
+CgTableWriter *
+cg_table_writer_new (GOutputStream       *out,
+                     CgExportFormat       format,
+                     const char * const  *columns,
+                     GError             **error)
+{
+  g_autoptr(CgTableWriter) self = NULL;
+
+  if (format != CG_EXPORT_CSV && format != CG_EXPORT_TSV && format != CG_EXPORT_JSONL)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_FORMAT,
+                   _("Rows can be exported as csv, tsv or jsonl, not %s"), cg_export_format_to_string (format));
+      return NULL;
+    }
+  self = g_new0 (CgTableWriter, 1);
+  self->out = g_object_ref (out);
+  self->format = format;
+  self->columns = g_strdupv ((char **) columns);
+  self->line = g_string_new (NULL);
+  self->numeric = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (format != CG_EXPORT_JSONL)
+    {
+      append_row (self, columns);
+      if (!write_line (self, error))
+        return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+/* In JSON Lines, @column's values are written as numbers. */
+void
+cg_table_writer_set_numeric (CgTableWriter *self,
+                             const char    *column)
+{
+  g_hash_table_add (self->numeric, g_strdup (column));
+}
+
+/* Writes one row: one value per column, NULL for none. */
+gboolean
+cg_table_writer_write_row (CgTableWriter       *self,
+                           const char * const  *values,
+                           GError             **error)
+{
+  if (self->format == CG_EXPORT_JSONL)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *json = NULL;
+
+      json_builder_begin_object (builder);
+      for (guint i = 0; self->columns[i] != NULL; i++)
+        {
+          json_builder_set_member_name (builder, self->columns[i]);
+          if (values[i] != NULL && g_hash_table_contains (self->numeric, self->columns[i]))
+            json_builder_add_int_value (builder, g_ascii_strtoll (values[i], NULL, 10));
+          else if (values[i] != NULL)
+            json_builder_add_string_value (builder, values[i]);
+          else
+            json_builder_add_null_value (builder);
+        }
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      json = json_to_string (root, FALSE);
+      g_string_assign (self->line, json);
+    }
+  else
+    append_row (self, values);
+  return write_line (self, error);
+}
+
+void
+cg_table_writer_free (CgTableWriter *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_object (&self->out);
+  g_strfreev (self->columns);
+  g_hash_table_unref (self->numeric);
+  g_string_free (self->line, TRUE);
+  g_free (self);
+}
+
+gboolean
+cg_export_model (CgSiteModel     *model,
+                 CgExportFormat   format,
+                 GOutputStream   *out,
+                 GError         **error)
+{
+  g_autofree char *text = NULL;
+
+  switch (format)
+    {
+    case CG_EXPORT_JSON: text = cg_site_model_to_json (model); break;
+    case CG_EXPORT_TSV: text = cg_site_model_to_spec (model); break;
+    case CG_EXPORT_DOT: text = cg_site_model_to_dot (model); break;
+    case CG_EXPORT_GRAPHML: text = cg_site_model_to_graphml (model); break;
+    case CG_EXPORT_JSONL:
+    case CG_EXPORT_CSV:
+    default:
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_FORMAT,
+                   _("A model can be exported as json, tsv (crawl spec), dot or graphml, not %s"),
+                   cg_export_format_to_string (format));
+      return FALSE;
+    }
+  return g_output_stream_write_all (out, text, strlen (text), NULL, NULL, error);
+}
+
+/* One row per fetched URL, its newest fetch, with the class @model gives
+ * it ("unclassified" when it gives none, or when there is no model). */
+gboolean
+cg_export_pages (CgProject       *project,
+                 CgSiteModel     *model,
+                 CgExportFormat   format,
+                 GOutputStream   *out,
+                 GError         **error)
+{
+  static const char * const columns[] = {
+    "url", "class", "status", "mime", "size", "warc_file", "warc_offset", "warc_length",
+    "record_type", "fetched_at", "crawl", NULL
+  };
+  static const char * const numeric[] = { "status", "size", "warc_offset", "warc_length", "crawl" };
+  g_autoptr(CgTableWriter) writer = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  CgStore *store = cg_project_get_store (project);
+  guint rows = 0;
+  int rc;
+
+  writer = cg_table_writer_new (out, format, columns, error);
+  if (writer == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (numeric); i++)
+    cg_table_writer_set_numeric (writer, numeric[i]);
+
+  stmt = cg_store_prepare (store,
+                           "SELECT u.url, coalesce(l.class, 'unclassified'), f.status, f.mime, f.size, w.name, "
+                           "  f.warc_offset, f.warc_length, f.record_type, f.fetched_at, f.crawl_id "
+                           "FROM fetches f "
+                           "JOIN urls u ON u.id = f.url_id "
+                           "LEFT JOIN warc_files w ON w.id = f.warc_file_id "
+                           "LEFT JOIN page_labels l ON l.url_id = u.id AND l.model_id = ?1 "
+                           "WHERE f.id = (SELECT max(id) FROM fetches g WHERE g.url_id = f.url_id) "
+                           "ORDER BY f.id",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, model != NULL ? cg_site_model_get_id (model) : 0);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autofree char *status = g_strdup_printf ("%d", sqlite3_column_int (stmt, 2));
+      g_autofree char *size = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 4));
+      g_autofree char *offset = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 6));
+      g_autofree char *length = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 7));
+      g_autofree char *crawl = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 10));
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (sqlite3_column_int64 (stmt, 9) / G_USEC_PER_SEC);
+      g_autofree char *fetched_at = g_date_time_format_iso8601 (when);
+      const char *values[] = {
+        (const char *) sqlite3_column_text (stmt, 0),
+        (const char *) sqlite3_column_text (stmt, 1),
+        status,
+        (const char *) sqlite3_column_text (stmt, 3),
+        size,
+        (const char *) sqlite3_column_text (stmt, 5),
+        offset,
+        length,
+        (const char *) sqlite3_column_text (stmt, 8),
+        fetched_at,
+        crawl,
+      };
+
+      if (!cg_table_writer_write_row (writer, values, error))
+        return FALSE;
+      rows++;
+    }
+  if (rc != SQLITE_DONE)
+    return cg_store_step_done (store, stmt, error);
+  if (rows == 0)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
+                   _("The project “%s” has no fetched page yet"), cg_project_get_folder (project));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,62 @@
+/* cg-export.h: a project's model and pages in the formats archivists use.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cg-project.h"
+#include "cg-site-model.h"
+
+G_BEGIN_DECLS
+
+#define CG_EXPORT_ERROR (cg_export_error_quark ())
+
+typedef enum {
+  CG_EXPORT_ERROR_FORMAT,   /* a format that does not fit what is exported */
+  CG_EXPORT_ERROR_EMPTY,    /* nothing of that kind in the project */
+} CgExportError;
+
+typedef enum {
+  CG_EXPORT_JSON,
+  CG_EXPORT_JSONL,
+  CG_EXPORT_CSV,
+  CG_EXPORT_TSV,
+  CG_EXPORT_DOT,
+  CG_EXPORT_GRAPHML,
+} CgExportFormat;
+
+GQuark      cg_export_error_quark        (void);
+gboolean    cg_export_format_from_string (const char      *text,
+                                          CgExportFormat  *out_format);
+const char *cg_export_format_to_string   (CgExportFormat   format);
+
+/* A table writer shared by every export of rows: CSV (RFC 4180 quoting),
+ * TSV (tabs and line breaks in values become spaces) or JSON Lines. */
+typedef struct _CgTableWriter CgTableWriter;
+
+CgTableWriter *cg_table_writer_new       (GOutputStream   *out,
+                                          CgExportFormat   format,
+                                          const char * const *columns,
+                                          GError         **error);
+void        cg_table_writer_set_numeric  (CgTableWriter   *self,
+                                          const char      *column);
+gboolean    cg_table_writer_write_row    (CgTableWriter   *self,
+                                          const char * const *values,
+                                          GError         **error);
+void        cg_table_writer_free         (CgTableWriter   *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgTableWriter, cg_table_writer_free)
+
+gboolean    cg_export_model              (CgSiteModel     *model,
+                                          CgExportFormat   format,
+                                          GOutputStream   *out,
+                                          GError         **error);
+gboolean    cg_export_pages              (CgProject       *project,
+                                          CgSiteModel     *model,
+                                          CgExportFormat   format,
+                                          GOutputStream   *out,
+                                          GError         **error);
+
+G_END_DECLS

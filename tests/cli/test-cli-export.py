@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""cartograph-cli export: pages of a real crawl of the demo site, as JSON
+Lines and CSV, each pointing at its WARC record, which is read back here
+with Python's own gzip module; and the errors for what cannot be exported.
+"""
+import csv
+import gzip
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zlib
+
+CLI = os.environ["CARTOGRAPH_CLI"]
+failures = 0
+
+
+def check(name, condition):
+    global failures
+    print(("ok - " if condition else "not ok - ") + name)
+    if not condition:
+        failures += 1
+
+
+def run(*args, **kwargs):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120, **kwargs)
+
+
+def read_record(path, offset):
+    """The WARC headers of the gzip member at offset."""
+    with open(path, "rb") as warc:
+        warc.seek(offset)
+        data = warc.read(1 << 20)
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data)
+    head = member.split(b"\r\n\r\n", 1)[0].decode("utf-8")
+    fields = {}
+    for line in head.split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        fields[name.strip().lower()] = value.strip()
+    return fields
+
+
+server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
+try:
+    url = server.stdout.readline().split()[-1]
+    with tempfile.TemporaryDirectory() as tmp:
+        project = os.path.join(tmp, "demo")
+        crawl = run("crawl", url, "--project", project, "--no-politeness", "--quiet")
+        check("the crawl of the demo site succeeds", crawl.returncode == 0)
+
+        pages = run("export", "--project", project, "--what", "pages", "--format", "jsonl")
+        check("pages export as JSON Lines", pages.returncode == 0)
+        rows = [json.loads(line) for line in pages.stdout.splitlines()]
+        check("one row per fetched URL (%d)" % len(rows), len(rows) > 1000)
+        check("every row has its fields",
+              all({"url", "class", "status", "warc_file", "warc_offset"} <= row.keys() for row in rows))
+        check("pages without a model are unclassified", all(row["class"] == "unclassified" for row in rows))
+        mismatches = 0
+        for row in rows[::25]:
+            record = read_record(os.path.join(project, "warc", row["warc_file"]), row["warc_offset"])
+            if record.get("warc-target-uri") != row["url"] or record.get("warc-type") not in ("response", "revisit"):
+                mismatches += 1
+        check("each row's WARC offset holds that URL's response record", mismatches == 0)
+
+        as_csv = run("export", "--project", project, "--what", "pages", "--format", "csv")
+        table = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+        check("the CSV has the same rows", len(table) == len(rows) and table[0]["url"] == rows[0]["url"])
+
+        out = os.path.join(tmp, "pages.tsv")
+        with open(out, "w") as existing:
+            existing.write("keep me\n")
+        bad = run("export", "--project", project, "--what", "pages", "--format", "graphml", "--output", out)
+        check("pages cannot be GraphML: exit 2, named", bad.returncode == 2 and "graphml" in bad.stderr)
+        with open(out) as existing:
+            check("a failed export leaves the output file as it was", existing.read() == "keep me\n")
+
+        no_model = run("export", "--project", project, "--what", "model")
+        check("a model export without a model fails and says so",
+              no_model.returncode == 1 and "no model" in no_model.stderr)
+        nothing = run("export", "--project", project, "--what", "cookies")
+        check("an unknown --what is a usage error", nothing.returncode == 2 and "cookies" in nothing.stderr)
+        missing = run("export", "--project", os.path.join(tmp, "nowhere"), "--what", "pages")
+        check("a missing project is named", missing.returncode == 1 and "nowhere" in missing.stderr)
+finally:
+    server.terminate()
+    server.wait(timeout=10)
+
+print("%d failed" % failures)
+sys.exit(1 if failures else 0)
