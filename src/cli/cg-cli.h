@@ -19,6 +19,7 @@ typedef int (*CgCliCommandFunc) (int argc, char **argv);
 
 
 int  cg_cli_crawl       (int argc, char **argv);
+int  cg_cli_export      (int argc, char **argv);
 int  cg_cli_info        (int argc, char **argv);
 int  cg_cli_serve_demo  (int argc, char **argv);
 

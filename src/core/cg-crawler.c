@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -54,6 +55,38 @@
 /* The WARC writer thread may fall this many pages behind before fetching
  * waits for it, which bounds the memory held by pending records. */
 #define MAX_PENDING_WRITES 256
+
+/* The statements run for every page or link are prepared once per run:
+ * compiling them again each time was the largest single cost of the
+ * crawl thread in the crawl throughput benchmark (tests/bench). */
+typedef enum {
+  RUN_STMT_LOOKUP_URL,
+  RUN_STMT_COMMIT_WARC_END,
+  RUN_STMT_INSERT_FETCH,
+  RUN_STMT_INSERT_LINK,
+  RUN_STMT_FIND_DUPLICATE,
+  N_RUN_STMTS
+} RunStmtId;
+
+static const char * const run_stmt_sql[N_RUN_STMTS] = {
+  [RUN_STMT_LOOKUP_URL] = "SELECT url FROM urls WHERE id = ?1",
+  [RUN_STMT_COMMIT_WARC_END] = "UPDATE warc_files SET committed_size = max(committed_size, ?2) WHERE id = ?1",
+  [RUN_STMT_INSERT_FETCH] =
+    "INSERT INTO fetches (crawl_id, url_id, fetched_at, duration_ms, status, mime, size, "
+    "  payload_digest, ip, record_type, warc_file_id, warc_offset, warc_length, "
+    "  warc_record_id, warc_date, truncated, etag, last_modified) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+  [RUN_STMT_INSERT_LINK] = "INSERT OR IGNORE INTO links (from_id, to_id, hop, anchor) VALUES (?1, ?2, ?3, ?4)",
+  [RUN_STMT_FIND_DUPLICATE] =
+    "SELECT u.url, f.warc_date, f.warc_record_id FROM fetches f JOIN urls u ON u.id = f.url_id "
+    "WHERE f.payload_digest = ?1 AND f.record_type = 'response' LIMIT 1",
+};
+
+/* A redirect does not take a URL one hop further from the seed, so the
+ * depth limit does not end a chain of redirects to ever new URLs
+ * (/a/1 → /a/2 → …): the crawl follows a chain as far as the fetcher
+ * would, and records the URL past that as skipped. */
+#define MAX_REDIRECT_CHAIN CG_FETCHER_MAX_REDIRECTS_LIMIT
 
 G_DEFINE_QUARK (cg-crawler-error-quark, cg_crawler_error)
 
@@ -119,6 +152,7 @@ struct _CrawlRun
   GCancellable    *cancellable;
 
   CgStore         *store;
+  sqlite3_stmt    *stmts[N_RUN_STMTS];  /* see run_stmt() */
   CgFrontier      *frontier;
   CgFetcher       *fetcher;
   CgScope         *scope;
@@ -357,6 +391,7 @@ log_line (CrawlRun             *run,
           const char           *annotations)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *token = NULL;
   CgCrawlLogEntry entry = {
     .log_time_us = g_get_real_time (),
     .status = status,
@@ -371,25 +406,73 @@ log_line (CrawlRun             *run,
     .annotations = annotations,
   };
 
+  /* The annotations are the last of the space-separated fields, so a
+   * space in them (a robots.txt rule such as "Disallow: /cart/") would
+   * make the line one field too long for the tools that read
+   * Heritrix's format. */
+  if (annotations != NULL && strpbrk (annotations, " \t\r\n") != NULL)
+    {
+      GString *compact = g_string_new (NULL);
+
+      for (const char *p = annotations; *p != '\0'; p++)
+        if (!g_ascii_isspace (*p))
+          g_string_append_c (compact, *p);
+      token = g_string_free (compact, FALSE);
+      entry.annotations = token;
+    }
+
   if (!cg_crawl_log_write (run->log, &entry, &error))
     g_warning ("%s", error->message);
+}
+
+/* Returns the run's statement @id, prepared on first use, reset and with
+ * its bindings cleared. Callers reset it again as soon as they are done,
+ * so that no statement holds a read transaction open. */
+static sqlite3_stmt *
+run_stmt (CrawlRun   *run,
+          RunStmtId   id,
+          GError    **error)
+{
+  if (run->stmts[id] == NULL)
+    {
+      run->stmts[id] = cg_store_prepare (run->store, run_stmt_sql[id], error);
+      if (run->stmts[id] == NULL)
+        return NULL;
+    }
+  sqlite3_reset (run->stmts[id]);
+  sqlite3_clear_bindings (run->stmts[id]);
+  return run->stmts[id];
+}
+
+/* Steps a statement of run_stmt() that returns no row, and resets it. */
+static gboolean
+run_stmt_done (CrawlRun      *run,
+               sqlite3_stmt  *stmt,
+               GError       **error)
+{
+  gboolean ok = cg_store_step_done (run->store, stmt, error);
+
+  sqlite3_reset (stmt);
+  return ok;
 }
 
 static char *
 lookup_url (CrawlRun *run,
             gint64    url_id)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt;
+  char *url = NULL;
 
   if (url_id <= 0)
     return NULL;
-  stmt = cg_store_prepare (run->store, "SELECT url FROM urls WHERE id = ?1", NULL);
+  stmt = run_stmt (run, RUN_STMT_LOOKUP_URL, NULL);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_int64 (stmt, 1, url_id);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return NULL;
-  return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    url = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_reset (stmt);
+  return url;
 }
 
 /* ------------------------------------------------------------------ */
@@ -543,16 +626,13 @@ commit_warc_end (CrawlRun          *run,
                  const CgWarcRecordInfo *last,
                  GError           **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt = run_stmt (run, RUN_STMT_COMMIT_WARC_END, error);
 
-  stmt = cg_store_prepare (run->store,
-                           "UPDATE warc_files SET committed_size = max(committed_size, ?2) WHERE id = ?1",
-                           error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, file_id);
   sqlite3_bind_int64 (stmt, 2, (gint64) (last->offset + last->length));
-  return cg_store_step_done (run->store, stmt, error);
+  return run_stmt_done (run, stmt, error);
 }
 
 static gboolean
@@ -562,18 +642,13 @@ insert_fetch (CrawlRun    *run,
               gint64       file_id,
               GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt;
   CgFetchResult *result = job->result;
   SoupMessageHeaders *headers = cg_fetch_result_get_response_headers (result);
   GBytes *payload = cg_fetch_result_get_payload (result);
   const char *truncated = cg_fetch_truncation_to_string (cg_fetch_result_get_truncated (result));
 
-  stmt = cg_store_prepare (run->store,
-                           "INSERT INTO fetches (crawl_id, url_id, fetched_at, duration_ms, status, mime, size, "
-                           "  payload_digest, ip, record_type, warc_file_id, warc_offset, warc_length, "
-                           "  warc_record_id, warc_date, truncated, etag, last_modified) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-                           error);
+  stmt = run_stmt (run, RUN_STMT_INSERT_FETCH, error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
@@ -599,7 +674,7 @@ insert_fetch (CrawlRun    *run,
       sqlite3_bind_text (stmt, 17, soup_message_headers_get_one (headers, "ETag"), -1, SQLITE_TRANSIENT);
       sqlite3_bind_text (stmt, 18, soup_message_headers_get_one (headers, "Last-Modified"), -1, SQLITE_TRANSIENT);
     }
-  return cg_store_step_done (run->store, stmt, error);
+  return run_stmt_done (run, stmt, error);
 }
 
 static gboolean
@@ -641,6 +716,16 @@ write_done (CrawlRun *run,
        * resumed crawl fetches it again. */
       fail_run (run, g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC,
                                   _("Cannot write the WARC file: %s"), job->error->message));
+      return;
+    }
+  if (run->error != NULL)
+    {
+      /* Once the run has failed, nothing more is committed: a page whose
+       * exchange was written but whose metadata record was not has left
+       * its records in the file, and committing a later record would move
+       * the committed size past them, so that resuming would keep them
+       * and archive the page a second time. These pages stay in flight
+       * and their records are cut when the crawl resumes. */
       return;
     }
 
@@ -722,6 +807,18 @@ typedef struct {
   GError           *error;
 } LinkContext;
 
+/* How many redirects led to the URL whose hop path is @hops. */
+static guint
+redirect_chain_length (const char *hops)
+{
+  gsize length = hops != NULL ? strlen (hops) : 0;
+  guint n = 0;
+
+  while (n < length && hops[length - 1 - n] == (char) CG_HOP_REDIRECT)
+    n++;
+  return n;
+}
+
 static gboolean
 add_link (CrawlRun              *run,
           const CgFrontierItem  *item,
@@ -730,7 +827,7 @@ add_link (CrawlRun              *run,
           const char            *anchor,
           GError               **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt;
   g_autofree char *host_key = NULL;
   g_autofree char *detail = NULL;
   g_autofree char *hops = NULL;
@@ -745,7 +842,14 @@ add_link (CrawlRun              *run,
   hops = g_strdup_printf ("%s%c", item->hops != NULL ? item->hops : "", hop_char);
 
   verdict = cg_scope_check (run->scope, url, depth, hop, &detail);
-  if (verdict == CG_SCOPE_IN_SCOPE)
+  if (verdict == CG_SCOPE_IN_SCOPE && hop == CG_HOP_REDIRECT &&
+      redirect_chain_length (item->hops) >= MAX_REDIRECT_CHAIN)
+    {
+      if (!cg_frontier_add_skipped (run->frontier, url, host_key, (int) depth, hops, item->id,
+                                    "too-many-redirects", &to_id, error))
+        return FALSE;
+    }
+  else if (verdict == CG_SCOPE_IN_SCOPE)
     {
       /* Requisites before the next level's pages, so that pages replay
        * soon after they are archived. */
@@ -759,9 +863,7 @@ add_link (CrawlRun              *run,
                                      cg_scope_verdict_to_string (verdict), &to_id, error))
     return FALSE;
 
-  stmt = cg_store_prepare (run->store,
-                           "INSERT OR IGNORE INTO links (from_id, to_id, hop, anchor) VALUES (?1, ?2, ?3, ?4)",
-                           error);
+  stmt = run_stmt (run, RUN_STMT_INSERT_LINK, error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, item->id);
@@ -769,7 +871,7 @@ add_link (CrawlRun              *run,
   sqlite3_bind_text (stmt, 3, (char[]) { hop_char, '\0' }, 1, SQLITE_TRANSIENT);
   if (anchor != NULL && *anchor != '\0')
     sqlite3_bind_text (stmt, 4, anchor, -1, SQLITE_TRANSIENT);
-  if (!cg_store_step_done (run->store, stmt, error))
+  if (!run_stmt_done (run, stmt, error))
     return FALSE;
   changed (run);
   return TRUE;
@@ -810,20 +912,18 @@ static gboolean
 find_duplicate (CrawlRun    *run,
                 WriteJob    *job)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt = run_stmt (run, RUN_STMT_FIND_DUPLICATE, NULL);
 
-  stmt = cg_store_prepare (run->store,
-                           "SELECT u.url, f.warc_date, f.warc_record_id FROM fetches f JOIN urls u ON u.id = f.url_id "
-                           "WHERE f.payload_digest = ?1 AND f.record_type = 'response' LIMIT 1",
-                           NULL);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, job->payload_digest, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return FALSE;
-  job->revisit_uri = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-  job->revisit_date = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
-  job->revisit_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      job->revisit_uri = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      job->revisit_date = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      job->revisit_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+    }
+  sqlite3_reset (stmt);
   return job->revisit_uri != NULL && job->revisit_date != NULL;
 }
 
@@ -834,6 +934,7 @@ fetch_failed (CrawlRun       *run,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *via = lookup_url (run, item->via_id);
+  g_autofree char *annotations = NULL;
   const GError *fetch_error = cg_fetch_result_get_error (result);
   gint64 now = g_get_real_time ();
   int status = status_for_error (fetch_error);
@@ -847,9 +948,12 @@ fetch_failed (CrawlRun       *run,
       fail_run (run, g_steal_pointer (&error));
       return;
     }
+  /* The error message is kept in the URL's reason; the log says how many
+   * attempts were made, as it does for fetches that succeeded. */
+  annotations = g_strdup_printf ("%ut", cg_fetch_result_get_n_attempts (result));
   log_line (run, status, -1, item->url, item->hops, via, NULL,
             cg_fetch_result_get_start_time (result), cg_fetch_result_get_duration (result), NULL,
-            fetch_error != NULL ? fetch_error->message : NULL);
+            annotations);
   report_event (run, CG_CRAWL_EVENT_FETCH_FAILED, item->url,
                 fetch_error != NULL ? fetch_error->message : _("The fetch failed"));
   changed (run);
@@ -987,14 +1091,17 @@ robots_done_cb (GObject      *source,
   CrawlRun *run = data->run;
   g_autoptr(GPtrArray) hops = cg_fetcher_fetch_following_finish (CG_FETCHER (source), async_result);
   g_autoptr(GPtrArray) waiting = NULL;
+  g_autofree char *waiting_key = NULL;
   g_autoptr(GError) error = NULL;
   CgFetchResult *last = g_ptr_array_index (hops, hops->len - 1);
   const GError *last_error = cg_fetch_result_get_error (last);
   gint64 now = g_get_real_time ();
+  gint64 host_ready_at;
   GBytes *body;
 
   run->in_flight--;
-  g_hash_table_steal_extended (run->robots_waiting, data->host_key, NULL, (gpointer *) &waiting);
+  /* Stolen, key and all: the key is freed here, the items below. */
+  g_hash_table_steal_extended (run->robots_waiting, data->host_key, (gpointer *) &waiting_key, (gpointer *) &waiting);
 
   if (g_error_matches (last_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     goto out;
@@ -1033,11 +1140,30 @@ robots_done_cb (GObject      *source,
                               body != NULL ? g_bytes_get_size (body) : 0,
                               now, &error))
     g_warning ("robots.txt of %s: %s", data->host_key, error->message);
+  g_clear_error (&error);
 
+  /* robots.txt was a request to the host like any other: the URLs that
+   * waited for it go back to the frontier, which holds the host for the
+   * politeness delay (and any Crawl-delay just read) before the next
+   * request, as Heritrix does after a prerequisite. */
+  host_ready_at = politeness_ready_at (run, data->robots_url, g_get_real_time (),
+                                       cg_fetch_result_get_duration (last));
+  if (waiting != NULL && waiting->len > 0 && !ensure_transaction (run, &error))
+    {
+      fail_run (run, g_steal_pointer (&error));
+      goto out;
+    }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
-    handle_item (run, g_ptr_array_index (waiting, i));
-  if (waiting != NULL)
-    g_ptr_array_set_free_func (waiting, NULL);
+    {
+      CgFrontierItem *item = g_ptr_array_index (waiting, i);
+
+      if (!cg_frontier_retry (run->frontier, item, 0, host_ready_at, &error))
+        {
+          fail_run (run, g_steal_pointer (&error));
+          goto out;
+        }
+      changed (run);
+    }
 
 out:
   g_free (data->host_key);
@@ -1319,6 +1445,23 @@ remove_index (const char *warc_path)
     }
 }
 
+/* Marks every WARC file of this crawl closed. Only this crawl's: another
+ * crawl of the project may have been interrupted too, and its files must
+ * stay open in the database until it is resumed and cuts them back to
+ * what it committed. */
+static gboolean
+close_warc_files (CrawlRun  *run,
+                  GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (run->store, "UPDATE warc_files SET closed = 1 WHERE crawl_id = ?1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  return cg_store_step_done (run->store, stmt, error);
+}
+
 /* Makes the WARC files agree with the database after an interrupted run:
  * files are cut back to what was committed, and files with nothing
  * committed are removed. */
@@ -1362,8 +1505,17 @@ reconcile_warc_files (CrawlRun  *run,
     return FALSE;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
-      if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz") &&
-          !g_hash_table_contains (known, name))
+      if (g_str_has_prefix (name, prefix) && strstr (name, ".cdxj.") != NULL)
+        {
+          g_autofree char *path = g_build_filename (run->warc_dir, name, NULL);
+
+          /* The temporary file of an index that was being written when the
+           * run was killed (g_file_set_contents() renames it into place
+           * when it is complete): the index is written again. */
+          g_remove (path);
+        }
+      else if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz") &&
+               !g_hash_table_contains (known, name))
         {
           g_autofree char *path = g_build_filename (run->warc_dir, name, NULL);
           GStatBuf st;
@@ -1377,7 +1529,7 @@ reconcile_warc_files (CrawlRun  *run,
 
   if (!cg_warc_writer_recover (run->warc_dir, run->warc_prefix, NULL, error))
     return FALSE;
-  if (!cg_store_exec (run->store, "UPDATE warc_files SET closed = 1", error))
+  if (!close_warc_files (run, error))
     return FALSE;
 
   if (cut > 0)
@@ -1632,7 +1784,7 @@ tear_down_run (CrawlRun *run)
             run->error = g_steal_pointer (&error);
           g_clear_error (&error);
         }
-      else if (run->writer != NULL && !cg_store_exec (run->store, "UPDATE warc_files SET closed = 1", &error))
+      else if (run->writer != NULL && !close_warc_files (run, &error))
         g_clear_error (&error);
 
       if (!set_crawl_state (run->store, run->crawl_id, cg_crawl_end_to_string (run->end), TRUE, &error))
@@ -1640,6 +1792,8 @@ tear_down_run (CrawlRun *run)
     }
   if (run->log != NULL)
     cg_crawl_log_flush (run->log, NULL);
+  for (guint i = 0; i < N_RUN_STMTS; i++)
+    g_clear_pointer (&run->stmts[i], sqlite3_finalize);
 }
 
 static gpointer

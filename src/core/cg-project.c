@@ -62,11 +62,35 @@ cg_project_is_project_folder (const char *folder)
 }
 
 static gboolean
-folder_is_empty (const char *folder)
+folder_is_empty_dir (const char *folder)
 {
   g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
 
   return dir != NULL && g_dir_read_name (dir) == NULL;
+}
+
+/* Empty, or holding only what an interrupted cg_project_create() left:
+ * its empty subfolders and the database it was building. */
+static gboolean
+folder_is_empty (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+
+      if (g_str_has_prefix (name, CG_PROJECT_DATABASE_NAME) && cg_store_is_leftover_file (name))
+        continue;
+      if ((g_str_equal (name, CG_PROJECT_WARC_DIR) || g_str_equal (name, CG_PROJECT_THUMBNAILS_DIR)) &&
+          folder_is_empty_dir (path))
+        continue;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean

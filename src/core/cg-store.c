@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -450,6 +451,25 @@ open_connection (const char  *path,
   return g_steal_pointer (&self);
 }
 
+/* The suffix of a database being created; see create_at_version(). */
+#define CREATING_SUFFIX ".creating"
+
+static void
+remove_database_files (const char *path)
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+
+  g_unlink (path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_unlink (journal);
+}
+
+/* The schema is built under a temporary name and the finished file is
+ * renamed into place, so that a process killed while creating a project
+ * never leaves a database without its schema under the real name. */
 static CgStore *
 create_at_version (const char  *path,
                    int          version,
@@ -457,6 +477,7 @@ create_at_version (const char  *path,
 {
   g_autoptr(CgStore) self = NULL;
   g_autofree char *set_id = NULL;
+  g_autofree char *building = g_strconcat (path, CREATING_SUFFIX, NULL);
 
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     {
@@ -466,19 +487,43 @@ create_at_version (const char  *path,
       return NULL;
     }
 
-  self = open_connection (path, SQLITE_OPEN_CREATE, 0, error);
+  /* What an earlier creation left behind when it was killed. */
+  remove_database_files (building);
+
+  self = open_connection (building, SQLITE_OPEN_CREATE, 0, error);
   if (self == NULL)
-    return NULL;
+    {
+      remove_database_files (building);
+      return NULL;
+    }
 
   set_id = g_strdup_printf ("PRAGMA application_id = %d", CG_STORE_APPLICATION_ID);
   if (!cg_store_exec (self, set_id, error) || !migrate (self, version, error))
     {
       g_clear_object (&self);
-      g_unlink (path);
+      remove_database_files (building);
       return NULL;
     }
 
-  return g_steal_pointer (&self);
+  /* Closing the only connection checkpoints the WAL into the file. */
+  g_clear_object (&self);
+  if (g_rename (building, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot create the project database “%s”: %s"), path, g_strerror (saved_errno));
+      remove_database_files (building);
+      return NULL;
+    }
+
+  return open_connection (path, 0, version, error);
+}
+
+gboolean
+cg_store_is_leftover_file (const char *name)
+{
+  return strstr (name, CREATING_SUFFIX) != NULL;
 }
 
 CgStore *

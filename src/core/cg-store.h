@@ -62,6 +62,9 @@ gboolean      cg_store_set_meta              (CgStore      *self,
                                               const char   *value,
                                               GError      **error);
 
+/* Whether @name is a file an interrupted cg_store_create() left behind. */
+gboolean      cg_store_is_leftover_file      (const char   *name);
+
 /* For tests of the migration path: open with the schema stopped at an older
  * version, as an older Cartograph would have left it. */
 CgStore      *cg_store_create_at_version     (const char   *path,

@@ -147,6 +147,35 @@ test_open_or_create (void)
   g_assert_cmpuint (cg_project_count_crawls (project), ==, 1);
 }
 
+/* A creation killed half-way leaves its subfolders and the database it was
+ * building under a temporary name; the folder is still free for a project
+ * and no half-made database is ever taken for one. */
+static void
+test_create_after_interrupted_create (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *warc = g_build_filename (tmp, CG_PROJECT_WARC_DIR, NULL);
+  g_autofree char *thumbs = g_build_filename (tmp, CG_PROJECT_THUMBNAILS_DIR, NULL);
+  g_autofree char *half = g_build_filename (tmp, CG_PROJECT_DATABASE_NAME ".creating", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = NULL;
+
+  g_assert_cmpint (g_mkdir (warc, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (thumbs, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (half, "SQLite format 3", -1, NULL));
+  g_assert_false (cg_project_is_project_folder (tmp));
+
+  project = cg_project_open (tmp, &error);
+  g_assert_null (project);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT);
+  g_clear_error (&error);
+
+  project = cg_project_create (tmp, "Again", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_project_get_name (project), ==, "Again");
+  g_assert_false (g_file_test (half, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -159,6 +188,7 @@ main (int argc, char **argv)
   g_test_add_func ("/project/open-missing-folder", test_open_missing_folder);
   g_test_add_func ("/project/open-ordinary-folder", test_open_ordinary_folder);
   g_test_add_func ("/project/open-or-create", test_open_or_create);
+  g_test_add_func ("/project/create-after-interrupted-create", test_create_after_interrupted_create);
 
   return g_test_run ();
 }
