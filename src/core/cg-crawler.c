@@ -101,6 +101,9 @@ struct _CgCrawler
   gint64         crawl_id;
   CgBandwidth   *bandwidth;
 
+  CgCrawlDriver  driver;
+  gboolean       driven;
+
   GMainContext  *owner_context;
   GThread       *thread;
   CrawlRun      *run;
@@ -170,6 +173,9 @@ struct _CrawlRun
   GHashTable      *warc_file_ids;    /* file name → gint64 id (boxed) */
   char            *current_warc;
   GHashTable      *robots_waiting;   /* host key → GPtrArray of CgFrontierItem */
+  /* In a driven crawl: URL awaited → the URL the driver asked for (the
+   * same, or the one whose redirects lead to it). */
+  GHashTable      *requested;
   guint            in_flight;        /* HTTP fetches under way */
   gboolean         in_transaction;
   guint            changes;
@@ -819,6 +825,28 @@ redirect_chain_length (const char *hops)
   return n;
 }
 
+/* Tells the driver what became of a URL it asked for, if @url is one
+ * (or is where one's redirects led). */
+static void
+report_to_driver (CrawlRun      *run,
+                  const char    *url,
+                  gboolean       fetched,
+                  CgFetchResult *result,
+                  gint64         url_id)
+{
+  g_autofree char *requested = NULL;
+  GBytes *body = NULL;
+
+  if (!run->crawler->driven || !g_hash_table_steal_extended (run->requested, url, NULL, (gpointer *) &requested))
+    return;
+  if (fetched && result != NULL)
+    body = cg_fetch_result_get_decoded_payload (result);
+  run->crawler->driver.page (run->crawler->driver.user_data, requested, fetched ? url : NULL,
+                             result != NULL && cg_fetch_result_has_response (result) ? cg_fetch_result_get_status (result) : 0,
+                             result != NULL ? cg_fetch_result_get_content_type (result) : NULL,
+                             body, url_id);
+}
+
 static gboolean
 add_link (CrawlRun              *run,
           const CgFrontierItem  *item,
@@ -835,6 +863,11 @@ add_link (CrawlRun              *run,
   guint depth = item->depth + (hop == CG_HOP_REDIRECT ? 0 : 1);
   gint64 to_id = 0;
   char hop_char = cg_hop_type_to_char (hop);
+
+  /* A driven crawl follows the requisites of its pages and the redirects
+   * of the URLs it was given; its driver chooses the rest. */
+  if (run->crawler->driven && (hop == CG_HOP_NAVLINK || hop == CG_HOP_SUBMIT))
+    return TRUE;
 
   host_key = cg_url_get_host_key (url, NULL);
   if (host_key == NULL)
@@ -862,6 +895,25 @@ add_link (CrawlRun              *run,
   else if (!cg_frontier_add_skipped (run->frontier, url, host_key, (int) depth, hops, item->id,
                                      cg_scope_verdict_to_string (verdict), &to_id, error))
     return FALSE;
+
+  if (hop == CG_HOP_REDIRECT && run->crawler->driven)
+    {
+      g_autofree char *requested = NULL;
+
+      /* The driver's URL now waits for where its redirect leads, unless
+       * that cannot be fetched. */
+      if (g_hash_table_steal_extended (run->requested, item->url, NULL, (gpointer *) &requested))
+        {
+          if (verdict == CG_SCOPE_IN_SCOPE && redirect_chain_length (item->hops) < MAX_REDIRECT_CHAIN &&
+              !g_hash_table_contains (run->requested, url))
+            g_hash_table_insert (run->requested, g_strdup (url), g_steal_pointer (&requested));
+          else
+            {
+              g_hash_table_insert (run->requested, g_strdup (url), g_steal_pointer (&requested));
+              report_to_driver (run, url, FALSE, NULL, 0);
+            }
+        }
+    }
 
   stmt = run_stmt (run, RUN_STMT_INSERT_LINK, error);
   if (stmt == NULL)
@@ -956,6 +1008,7 @@ fetch_failed (CrawlRun       *run,
             annotations);
   report_event (run, CG_CRAWL_EVENT_FETCH_FAILED, item->url,
                 fetch_error != NULL ? fetch_error->message : _("The fetch failed"));
+  report_to_driver (run, item->url, FALSE, result, item->id);
   changed (run);
 }
 
@@ -1051,6 +1104,8 @@ fetch_done_cb (GObject      *source,
         }
     }
 
+  if (!cg_fetch_result_is_redirect (result))
+    report_to_driver (run, item->url, TRUE, result, item->id);
   queue_write (run, job);
   pump (run);
   return;
@@ -1200,6 +1255,7 @@ check_robots (CrawlRun       *run,
             return FALSE;
           }
         log_line (run, CG_FETCH_STATUS_ROBOTS, -1, item->url, item->hops, via, NULL, 0, 0, NULL, annotation);
+        report_to_driver (run, item->url, FALSE, NULL, item->id);
         report_event (run, CG_CRAWL_EVENT_ROBOTS, item->url, _("Kept out by robots.txt"));
         changed (run);
         cg_frontier_item_free (item);
@@ -1281,6 +1337,46 @@ wake_in (CrawlRun *run,
 
 static void finish_run (CrawlRun *run);
 
+/* Asks the driver what to fetch next and queues it. Returns FALSE when the
+ * driver has nothing more: the crawl is over. */
+static gboolean
+queue_driver_urls (CrawlRun  *run,
+                   GError   **error)
+{
+  CgCrawler *self = run->crawler;
+  g_autoptr(GPtrArray) urls = self->driver.next_urls (self->driver.user_data);
+
+  if (urls == NULL || urls->len == 0)
+    return FALSE;
+
+  for (guint i = 0; i < urls->len; i++)
+    {
+      const char *requested = g_ptr_array_index (urls, i);
+      g_autofree char *url = cg_url_normalize (requested, CG_URL_NORMALIZE_CRAWL, NULL);
+      g_autofree char *host_key = url != NULL ? cg_url_get_host_key (url, NULL) : NULL;
+      gboolean is_new = FALSE;
+
+      if (host_key == NULL || g_hash_table_contains (run->requested, url))
+        {
+          /* Not a URL, or asked for twice at once: answered at once. */
+          self->driver.page (self->driver.user_data, requested, NULL, 0, NULL, NULL, 0);
+          continue;
+        }
+      g_hash_table_insert (run->requested, g_strdup (url), g_strdup (requested));
+      if (cg_scope_check (run->scope, url, 1, CG_HOP_NAVLINK, NULL) != CG_SCOPE_IN_SCOPE)
+        {
+          report_to_driver (run, url, FALSE, NULL, 0);
+          continue;
+        }
+      if (!cg_frontier_add (run->frontier, url, host_key, 1, "L", 0, 0, NULL, &is_new, error))
+        return FALSE;
+      if (!is_new)
+        report_to_driver (run, url, FALSE, NULL, 0);
+      changed (run);
+    }
+  return TRUE;
+}
+
 static void
 maybe_finish (CrawlRun *run)
 {
@@ -1350,6 +1446,21 @@ pump (CrawlRun *run)
         {
           if (wait > 0)
             wake_in (run, wait);
+          else if (cg_frontier_is_exhausted (run->frontier) && run->in_flight == 0 &&
+                   run->pending_writes == 0 && g_hash_table_size (run->robots_waiting) == 0 &&
+                   self->driven)
+            {
+              if (queue_driver_urls (run, &error))
+                continue;
+              if (error != NULL)
+                {
+                  fail_run (run, g_steal_pointer (&error));
+                  return;
+                }
+              run->finishing = TRUE;
+              run->end = CG_CRAWL_END_DONE;
+              maybe_finish (run);
+            }
           else if (cg_frontier_is_exhausted (run->frontier) && run->in_flight == 0 &&
                    run->pending_writes == 0 && g_hash_table_size (run->robots_waiting) == 0)
             {
@@ -1743,7 +1854,9 @@ set_up_run (CrawlRun  *run,
   if (!cg_store_begin (run->store, error))
     return FALSE;
   run->in_transaction = TRUE;
-  if (cg_frontier_count (run->frontier, CG_URL_QUEUED) + cg_frontier_count (run->frontier, CG_URL_DONE) +
+  /* A driven crawl fetches only what its driver asks for. */
+  if (!self->driven &&
+      cg_frontier_count (run->frontier, CG_URL_QUEUED) + cg_frontier_count (run->frontier, CG_URL_DONE) +
       cg_frontier_count (run->frontier, CG_URL_FAILED) + cg_frontier_count (run->frontier, CG_URL_SKIPPED) == 0 &&
       !add_seeds (run, error))
     return FALSE;
@@ -1859,6 +1972,7 @@ crawl_run_free (CrawlRun *run)
   g_clear_object (&run->store);
   g_clear_pointer (&run->warc_file_ids, g_hash_table_unref);
   g_clear_pointer (&run->robots_waiting, g_hash_table_unref);
+  g_clear_pointer (&run->requested, g_hash_table_unref);
   g_clear_object (&run->cancellable);
   g_clear_pointer (&run->loop, g_main_loop_unref);
   g_clear_pointer (&run->context, g_main_context_unref);
@@ -1988,6 +2102,43 @@ cg_crawler_new (CgProject            *project,
 }
 
 /**
+ * cg_crawler_new_driven:
+ * @kind: what the crawl is for, as stored: "explore" or "harvest"
+ *
+ * Records a new crawl that fetches what @driver asks for (see
+ * CgCrawlDriver) with the settings of @config; its seeds are not fetched
+ * unless the driver asks for them.
+ */
+CgCrawler *
+cg_crawler_new_driven (CgProject            *project,
+                       const CgCrawlConfig  *config,
+                       const char           *kind,
+                       const CgCrawlDriver  *driver,
+                       GError              **error)
+{
+  g_autofree char *json = NULL;
+  CgCrawler *self;
+  gint64 crawl_id;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (driver != NULL && driver->next_urls != NULL && driver->page != NULL, NULL);
+
+  if (!cg_crawl_config_validate (config, error))
+    return NULL;
+  json = cg_crawl_config_to_json (config);
+  crawl_id = cg_project_add_crawl (project, kind, config->seeds[0], json, error);
+  if (crawl_id < 0)
+    return NULL;
+  self = crawler_new (project, cg_crawl_config_copy (config), crawl_id, error);
+  if (self != NULL)
+    {
+      self->driver = *driver;
+      self->driven = TRUE;
+    }
+  return self;
+}
+
+/**
  * cg_crawler_new_for_crawl:
  *
  * Opens an earlier crawl of @project to resume it with its own settings.
@@ -2096,6 +2247,7 @@ cg_crawler_start (CgCrawler *self)
   run->write_queue = g_async_queue_new ();
   run->warc_file_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   run->robots_waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  run->requested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   g_clear_pointer (&self->owner_context, g_main_context_unref);
   self->owner_context = g_main_context_ref_thread_default ();

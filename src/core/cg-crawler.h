@@ -55,6 +55,28 @@ typedef enum {
 /* How often the crawl commits what it did and reports progress. */
 #define CG_CRAWLER_TICK_MS 200
 
+/* A crawl that fetches only what a driver asks for, with the requisites
+ * of those pages, such as the learning crawl of a site model. Both
+ * functions run in the crawl's own thread.
+ *
+ * next_urls: the URLs (char *) to fetch next, asked for whenever the crawl
+ *   has nothing else to do; NULL or an empty array ends the crawl.
+ * page: one call for each URL next_urls gave, when its answer is in:
+ *   after following its redirects, @final_url is where it led and @body
+ *   the decoded payload; @final_url is NULL when it could not be fetched
+ *   (out of scope, kept out by robots.txt, seen already, failed). */
+typedef struct {
+  GPtrArray *(*next_urls) (gpointer      user_data);
+  void       (*page)      (gpointer      user_data,
+                           const char   *requested_url,
+                           const char   *final_url,
+                           guint         status,
+                           const char   *content_type,
+                           GBytes       *body,
+                           gint64        url_id);
+  gpointer    user_data;
+} CgCrawlDriver;
+
 #define CG_TYPE_CRAWLER (cg_crawler_get_type ())
 G_DECLARE_FINAL_TYPE (CgCrawler, cg_crawler, CG, CRAWLER, GObject)
 
@@ -62,6 +84,11 @@ GQuark        cg_crawler_error_quark    (void);
 
 CgCrawler    *cg_crawler_new            (CgProject            *project,
                                          const CgCrawlConfig  *config,
+                                         GError              **error);
+CgCrawler    *cg_crawler_new_driven     (CgProject            *project,
+                                         const CgCrawlConfig  *config,
+                                         const char           *kind,
+                                         const CgCrawlDriver  *driver,
                                          GError              **error);
 CgCrawler    *cg_crawler_new_for_crawl  (CgProject            *project,
                                          gint64                crawl_id,
