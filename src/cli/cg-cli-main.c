@@ -21,6 +21,7 @@ static const CgCliCommand commands[] = {
   { "crawl",      N_("Archive a site in WARC: a polite, resumable crawl"), cg_cli_crawl },
   { "export",     N_("Export a project’s model, pages or records"),         cg_cli_export },
   { "info",       N_("Show what a project folder holds"),                  cg_cli_info },
+  { "model",      N_("Learn how a site is built: page classes and their links"), cg_cli_model },
   { "serve-demo", N_("Serve the bundled demo site on 127.0.0.1"),          cg_cli_serve_demo },
 };
 

@@ -21,6 +21,7 @@ typedef int (*CgCliCommandFunc) (int argc, char **argv);
 int  cg_cli_crawl       (int argc, char **argv);
 int  cg_cli_export      (int argc, char **argv);
 int  cg_cli_info        (int argc, char **argv);
+int  cg_cli_model       (int argc, char **argv);
 int  cg_cli_serve_demo  (int argc, char **argv);
 
 /* Parses a subcommand's options and reports a usage error the same way for

@@ -1,0 +1,80 @@
+/* cg-url-pattern.h: a regular expression generalised from a set of URLs.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Seed 001 (§2.4, Algorithms 4–6) describes the URLs of a set of similar
+ * pages by one pattern. A URL is a sequence of levels: the origin
+ * ("http://host:port", level 1 in the seed, where the scheme is dropped;
+ * here it is kept so that the pattern matches whole URLs), then the path
+ * segments, then, as Cartograph's addition, the query parameters. Levels
+ * that are equal in every URL stay literal. A level that varies is cut into
+ * a common prefix, an infix and a common suffix; the infixes are split into
+ * tokens by the regex tree (Tokenize), and each column of tokens becomes
+ * the regular expression of the lowest node of the tree that matches all
+ * of them (TokenRegex), optional where some URL has no token there.
+ *
+ * The regex tree (Def. 6; its figure is lost in the seed, the summary
+ * reconstructs it) has the leaves [A-Za-z]+, [0-9]+ and one leaf per other
+ * character; the node above the two runs is [A-Za-z0-9]+ (the seed prints
+ * \w, which would also match "_", a leaf of its own: sibling languages
+ * must be disjoint), and the root matches any run of characters that
+ * cannot cross a level, [^/?&#]+.
+ *
+ * URLs with different shapes (origin, number of path segments, whether
+ * there is a query and how many parameters it has) cannot be aligned level
+ * by level (the seed's URLsim requires equal lengths); each shape gets its
+ * own pattern and the result is their alternation, in the order in which
+ * the shapes first occur. The result is anchored (^…$) and compiles with
+ * GRegex. */
+
+/* Seed 001's K: two URLs are similar when at most this many levels after
+ * the first differ. */
+#define CG_URL_PATTERN_MAX_DIFFERENCES 2
+
+/* At most this many URLs are generalised; the rest are ignored. A class of
+ * the learning sample has at most a few hundred. */
+#define CG_URL_PATTERN_MAX_URLS 10000
+
+/* At most this many shapes (alternatives) are kept, the first ones. */
+#define CG_URL_PATTERN_MAX_SHAPES 32
+
+#define CG_URL_PATTERN_ERROR (cg_url_pattern_error_quark ())
+
+typedef enum {
+  CG_URL_PATTERN_ERROR_NO_URLS,   /* an empty set */
+  CG_URL_PATTERN_ERROR_BAD_URL,   /* a URL that is not an absolute http(s) URL */
+} CgUrlPatternError;
+
+GQuark     cg_url_pattern_error_quark    (void);
+
+/* Algorithm 5: the tokens of @text, each the longest leftmost run that
+ * one leaf of the regex tree matches. */
+GStrv      cg_url_pattern_tokenize       (const char          *text);
+
+/* Algorithm 6: the expression that matches every token of a column.
+ * @tokens has @n_tokens entries, NULL for the empty token λ (a URL whose
+ * infix has fewer tokens); an expression for a column with λ is made
+ * optional. Returns NULL if every entry is NULL. */
+char      *cg_url_pattern_token_regex    (const char * const  *tokens,
+                                          guint                n_tokens);
+
+/* Algorithm 4, over the shapes described above. @urls is NULL-terminated.
+ * Fails for an empty set and for a URL that is not an absolute http(s)
+ * URL, naming it. */
+char      *cg_url_pattern_generate       (const char * const  *urls,
+                                          GError             **error);
+
+/* Seed 001's URLsim: the URLs have as many levels, the same origin, and at
+ * most @max_differences other levels differ. */
+gboolean   cg_url_pattern_similar        (const char          *a,
+                                          const char          *b,
+                                          guint                max_differences);
+
+G_END_DECLS

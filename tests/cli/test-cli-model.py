@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""cartograph-cli model on the demo site, scored here against its ground
+truth with seed 000's F* and purity, computed independently of the core:
+every sampled page is archived and labelled, every template is a class,
+and the model exports in every format it has.
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.dom.minidom
+
+CLI = os.environ["CARTOGRAPH_CLI"]
+failures = 0
+
+
+def check(name, condition):
+    global failures
+    print(("ok - " if condition else "not ok - ") + name)
+    if not condition:
+        failures += 1
+
+
+def run(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=300)
+
+
+def f_star_and_purity(pairs):
+    """pairs: (golden, computed); seed 000 eq. 5.6-5.10."""
+    n = len(pairs)
+    cells = collections.Counter(pairs)
+    golden = collections.Counter(g for g, _ in pairs)
+    computed = collections.Counter(c for _, c in pairs)
+    f_star = 0.0
+    for g, size in golden.items():
+        best = 0.0
+        for (gg, c), e in cells.items():
+            if gg != g:
+                continue
+            p, r = e / computed[c], e / size
+            best = max(best, 2 * p * r / (p + r))
+        f_star += best * size / n
+    purity = sum(max(e for (g, cc), e in cells.items() if cc == c) for c in computed) / n
+    return f_star, purity
+
+
+server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
+try:
+    url = server.stdout.readline().split()[-1]
+    truth = {}
+    for line in run("serve-demo", "--print-truth").stdout.splitlines():
+        page = json.loads(line)
+        truth[page["path"]] = page["class"]
+    with tempfile.TemporaryDirectory() as tmp:
+        project = os.path.join(tmp, "demo")
+        model = run("model", url, "--project", project, "--no-politeness")
+        check("model learns the demo site", model.returncode == 0 and "Model version 1" in model.stdout)
+
+        pages = [json.loads(l) for l in run("export", "--project", project, "--what", "pages").stdout.splitlines()]
+        html = [p for p in pages if p["mime"] == "text/html" and p["status"] == 200]
+        check("at most 200 pages were sampled (%d)" % len(html), 0 < len(html) <= 200)
+        labelled = [p for p in html if p["class"] != "unclassified"]
+        check("every sampled page is labelled", len(labelled) == len(html))
+        check("every sampled page is archived", all(p["warc_file"] and p["warc_offset"] >= 0 for p in html))
+
+        pairs = []
+        for p in html:
+            path = p["url"][len(url) - 1:]
+            if path in truth:  # the form's action (/search) is not in the ground truth
+                pairs.append((truth[path], p["class"]))
+        f_star, purity = f_star_and_purity(pairs)
+        print("# %d evaluated pages: F* %.3f, purity %.3f" % (len(pairs), f_star, purity))
+        check("F* >= 0.97", f_star >= 0.97)
+        check("purity >= 0.97", purity >= 0.97)
+        found = {g for g, _ in pairs}
+        check("every template was sampled (%s)" % ", ".join(sorted(found)),
+              found == set(truth.values()))
+
+        spec = run("export", "--project", project, "--what", "model", "--format", "tsv")
+        rows = [l.split("\t") for l in spec.stdout.splitlines() if l and not l.startswith("#")]
+        check("the crawl spec has class and link rows",
+              any(r[1] == "class" for r in rows) and any(r[1] == "link" for r in rows))
+        as_json = json.loads(run("export", "--project", project, "--what", "model", "--format", "json").stdout)
+        check("the JSON model has the classes", len(as_json["classes"]) >= 7 and as_json["version"] == 1)
+        dot = run("export", "--project", project, "--what", "model", "--format", "dot").stdout
+        check("the DOT graph is a digraph", dot.startswith("digraph") and "->" in dot)
+        graphml = run("export", "--project", project, "--what", "model", "--format", "graphml").stdout
+        nodes = xml.dom.minidom.parseString(graphml).getElementsByTagName("node")
+        check("the GraphML has one node per class", len(nodes) == len(as_json["classes"]))
+
+        again = run("model", url, "--project", project, "--no-politeness", "--pages", "50", "--quiet")
+        versions = json.loads(run("export", "--project", project, "--what", "model").stdout)["version"]
+        check("a second model is version 2", again.returncode == 0 and versions == 2)
+
+        bad = run("model", url, "--project", project, "--pages", "0")
+        check("--pages 0 is a usage error", bad.returncode == 2 and "--pages" in bad.stderr)
+finally:
+    server.terminate()
+    server.wait(timeout=10)
+
+print("%d failed" % failures)
+sys.exit(1 if failures else 0)
