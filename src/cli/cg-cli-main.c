@@ -18,8 +18,10 @@ typedef struct {
 } CgCliCommand;
 
 static const CgCliCommand commands[] = {
+  { "compare",    N_("Compare two versions of a site’s model"),             cg_cli_compare },
   { "crawl",      N_("Archive a site in WARC: a polite, resumable crawl"), cg_cli_crawl },
   { "export",     N_("Export a project’s model, pages or records"),         cg_cli_export },
+  { "import",     N_("Save a crawl spec or model file as a model version"), cg_cli_import },
   { "info",       N_("Show what a project folder holds"),                  cg_cli_info },
   { "model",      N_("Learn how a site is built: page classes and their links"), cg_cli_model },
   { "serve-demo", N_("Serve the bundled demo site on 127.0.0.1"),          cg_cli_serve_demo },

@@ -20,6 +20,8 @@ typedef int (*CgCliCommandFunc) (int argc, char **argv);
 
 int  cg_cli_crawl       (int argc, char **argv);
 int  cg_cli_export      (int argc, char **argv);
+int  cg_cli_compare     (int argc, char **argv);
+int  cg_cli_import      (int argc, char **argv);
 int  cg_cli_info        (int argc, char **argv);
 int  cg_cli_model       (int argc, char **argv);
 int  cg_cli_serve_demo  (int argc, char **argv);

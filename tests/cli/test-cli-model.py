@@ -94,6 +94,24 @@ try:
         versions = json.loads(run("export", "--project", project, "--what", "model").stdout)["version"]
         check("a second model is version 2", again.returncode == 0 and versions == 2)
 
+        spec_file = os.path.join(tmp, "model.tsv")
+        with open(spec_file, "w") as out:
+            out.write(spec.stdout)
+        imported = run("import", "--project", project, spec_file)
+        check("an exported crawl spec imports as version 3",
+              imported.returncode == 0 and "version 3" in imported.stdout)
+        same = run("compare", "--project", project, "--site", url, "1", "3")
+        check("the imported spec is the model it came from", same.returncode == 0 and "same classes" in same.stdout)
+        differ = run("compare", "--project", project, "--site", url, "1", "2")
+        check("a smaller sample's model differs from the first",
+              differ.returncode == 0 and ("- class" in differ.stdout or "- link" in differ.stdout))
+        hand = os.path.join(tmp, "hand.tsv")
+        with open(hand, "w") as out:
+            out.write("home\tlink\t//nav/a\tcategory\tlist\ncategory\tlink\t//h3/a[\tbook\tlist\n")
+        refused = run("import", "--project", project, "--site", url, hand)
+        check("a bad spec row is refused, naming its line",
+              refused.returncode == 1 and "line 2" in refused.stderr)
+
         bad = run("model", url, "--project", project, "--pages", "0")
         check("--pages 0 is a usage error", bad.returncode == 2 and "--pages" in bad.stderr)
 finally:
