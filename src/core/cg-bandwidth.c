@@ -333,8 +333,19 @@ static guint64
 refill_locked (CgBandwidth *self,
                gint64       now_us)
 {
-  g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (now_us / G_USEC_PER_SEC);
-  guint64 rate = rate_at_locked (self, when);
+  g_autoptr(GDateTime) when = NULL;
+  guint64 rate;
+
+  /* No schedule, no cap: skip the local-time lookup, which reads the time
+   * zone and is asked for on every fetch. */
+  if (self->rules->len == 0)
+    {
+      self->tokens = 0;
+      self->last_refill_us = now_us;
+      return 0;
+    }
+  when = g_date_time_new_from_unix_local (now_us / G_USEC_PER_SEC);
+  rate = rate_at_locked (self, when);
 
   if (rate == 0)
     {
