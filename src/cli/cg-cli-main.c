@@ -24,6 +24,7 @@ static const CgCliCommand commands[] = {
   { "import",     N_("Save a crawl spec or model file as a model version"), cg_cli_import },
   { "info",       N_("Show what a project folder holds"),                  cg_cli_info },
   { "model",      N_("Learn how a site is built: page classes and their links"), cg_cli_model },
+  { "render",     N_("Render pages headless and capture every element’s box and font"), cg_cli_render },
   { "serve-demo", N_("Serve the bundled demo site on 127.0.0.1"),          cg_cli_serve_demo },
 };
 

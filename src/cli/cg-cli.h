@@ -24,6 +24,7 @@ int  cg_cli_compare     (int argc, char **argv);
 int  cg_cli_import      (int argc, char **argv);
 int  cg_cli_info        (int argc, char **argv);
 int  cg_cli_model       (int argc, char **argv);
+int  cg_cli_render      (int argc, char **argv);
 int  cg_cli_serve_demo  (int argc, char **argv);
 
 /* Parses a subcommand's options and reports a usage error the same way for
