@@ -81,17 +81,29 @@ cg_class_link_type_to_string (CgClassLinkType type)
   return type < G_N_ELEMENTS (link_type_names) ? link_type_names[type] : "list";
 }
 
+/* The index of @text in @names, the value of the enum it names; -1 if
+ * it names none. */
+static int
+lookup_name (const char * const *names,
+             guint               n_names,
+             const char         *text)
+{
+  for (guint i = 0; i < n_names; i++)
+    if (g_strcmp0 (text, names[i]) == 0)
+      return (int) i;
+  return -1;
+}
+
 gboolean
 cg_class_link_type_from_string (const char      *text,
                                 CgClassLinkType *out_type)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (link_type_names); i++)
-    if (g_strcmp0 (text, link_type_names[i]) == 0)
-      {
-        *out_type = i;
-        return TRUE;
-      }
-  return FALSE;
+  int index = lookup_name (link_type_names, G_N_ELEMENTS (link_type_names), text);
+
+  if (index < 0)
+    return FALSE;
+  *out_type = index;
+  return TRUE;
 }
 
 const char *
@@ -104,13 +116,12 @@ static gboolean
 menu_kind_from_string (const char *text,
                        CgMenuKind *out_kind)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (menu_kind_names); i++)
-    if (g_strcmp0 (text, menu_kind_names[i]) == 0)
-      {
-        *out_kind = i;
-        return TRUE;
-      }
-  return FALSE;
+  int index = lookup_name (menu_kind_names, G_N_ELEMENTS (menu_kind_names), text);
+
+  if (index < 0)
+    return FALSE;
+  *out_kind = index;
+  return TRUE;
 }
 
 const char *
@@ -123,13 +134,12 @@ static gboolean
 data_link_type_from_string (const char     *text,
                             CgDataLinkType *out_type)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (data_link_type_names); i++)
-    if (g_strcmp0 (text, data_link_type_names[i]) == 0)
-      {
-        *out_type = i;
-        return TRUE;
-      }
-  return FALSE;
+  int index = lookup_name (data_link_type_names, G_N_ELEMENTS (data_link_type_names), text);
+
+  if (index < 0)
+    return FALSE;
+  *out_type = index;
+  return TRUE;
 }
 
 static void
