@@ -834,10 +834,12 @@ report_to_driver (CrawlRun      *run,
                   CgFetchResult *result,
                   gint64         url_id)
 {
+  g_autofree char *awaited = NULL;
   g_autofree char *requested = NULL;
   GBytes *body = NULL;
 
-  if (!run->crawler->driven || !g_hash_table_steal_extended (run->requested, url, NULL, (gpointer *) &requested))
+  if (!run->crawler->driven ||
+      !g_hash_table_steal_extended (run->requested, url, (gpointer *) &awaited, (gpointer *) &requested))
     return;
   if (fetched && result != NULL)
     body = cg_fetch_result_get_decoded_payload (result);
@@ -898,11 +900,12 @@ add_link (CrawlRun              *run,
 
   if (hop == CG_HOP_REDIRECT && run->crawler->driven)
     {
+      g_autofree char *awaited = NULL;
       g_autofree char *requested = NULL;
 
       /* The driver's URL now waits for where its redirect leads, unless
        * that cannot be fetched. */
-      if (g_hash_table_steal_extended (run->requested, item->url, NULL, (gpointer *) &requested))
+      if (g_hash_table_steal_extended (run->requested, item->url, (gpointer *) &awaited, (gpointer *) &requested))
         {
           if (verdict == CG_SCOPE_IN_SCOPE && redirect_chain_length (item->hops) < MAX_REDIRECT_CHAIN &&
               !g_hash_table_contains (run->requested, url))
