@@ -10,7 +10,10 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
+#include "cg-archive.h"
 #include "cg-cli.h"
+#include "cg-display.h"
+#include "cg-renderer-pool.h"
 #include "cg-site-explorer.h"
 
 typedef struct {
@@ -55,6 +58,118 @@ interrupt_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The sample pages of each class, rendered from the archive the learning
+ * crawl wrote (nothing is fetched live): a thumbnail and the decorated DOM
+ * (boxes, visibility, fontdata), kept in the project as
+ * thumbnails/model-VERSION/CLASS-N.png and .html, N following the order of
+ * the class's samples in the model. Record extraction learns its wrappers
+ * on these pages. */
+typedef struct {
+  GMainLoop *loop;
+  char      *folder;
+  guint      pending;
+  guint      done;
+  guint      failed;
+} RenderSamples;
+
+typedef struct {
+  RenderSamples *state;
+  char          *base;   /* the path without its extension */
+} SampleJob;
+
+static void
+sample_rendered_cb (GObject      *source,
+                    GAsyncResult *res,
+                    gpointer      user_data)
+{
+  SampleJob *job = user_data;
+  RenderSamples *state = job->state;
+  g_autoptr(CgRenderResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  result = cg_renderer_pool_render_finish (CG_RENDERER_POOL (source), res, &error);
+  if (result != NULL)
+    {
+      g_autofree char *html_path = g_strconcat (job->base, ".html", NULL);
+      g_autofree char *png_path = g_strconcat (job->base, ".png", NULL);
+
+      if (g_file_set_contents (html_path, result->html, -1, &error) &&
+          (result->thumbnail == NULL ||
+           g_file_set_contents (png_path, g_bytes_get_data (result->thumbnail, NULL),
+                                (gssize) g_bytes_get_size (result->thumbnail), &error)))
+        state->done++;
+    }
+  if (error != NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      state->failed++;
+    }
+  g_free (job->base);
+  g_free (job);
+  if (--state->pending == 0)
+    g_main_loop_quit (state->loop);
+}
+
+static gboolean
+render_samples (CgProject    *project,
+                CgSiteModel  *model,
+                gboolean      javascript,
+                guint        *out_rendered,
+                GError      **error)
+{
+  g_autoptr(CgArchive) archive = NULL;
+  g_autoptr(CgDisplay) display = NULL;
+  g_autoptr(CgWebContext) context = NULL;
+  g_autoptr(CgRendererPool) pool = NULL;
+  g_autofree char *thumbnails = cg_project_get_thumbnails_dir (project);
+  g_autofree char *subfolder = g_strdup_printf ("model-%d", cg_site_model_get_version (model));
+  RenderSamples state = { 0 };
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  CgRenderOptions options;
+
+  archive = cg_archive_new_for_project (cg_project_get_folder (project), cg_site_model_get_crawl_id (model), error);
+  if (archive == NULL)
+    return FALSE;
+  display = cg_display_open (error);
+  if (display == NULL)
+    return FALSE;
+  context = cg_web_context_new_for_archive (archive, javascript, error);
+  if (context == NULL)
+    return FALSE;
+  cg_render_options_init (&options);
+  pool = cg_renderer_pool_new (context, 0, &options);
+
+  state.folder = g_build_filename (thumbnails, subfolder, NULL);
+  if (g_mkdir_with_parents (state.folder, 0755) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot create the folder “%s”"), state.folder);
+      g_free (state.folder);
+      return FALSE;
+    }
+  state.loop = g_main_loop_new (NULL, FALSE);
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+
+      for (guint j = 0; klass->samples[j] != NULL; j++)
+        {
+          SampleJob *job = g_new0 (SampleJob, 1);
+          g_autofree char *name = g_strdup_printf ("%s-%u", klass->name, j + 1);
+
+          job->state = &state;
+          job->base = g_build_filename (state.folder, name, NULL);
+          state.pending++;
+          cg_renderer_pool_render_async (pool, klass->samples[j], NULL, sample_rendered_cb, job);
+        }
+    }
+  if (state.pending > 0)
+    g_main_loop_run (state.loop);
+  g_main_loop_unref (state.loop);
+  g_free (state.folder);
+  *out_rendered = state.done;
+  return TRUE;
+}
+
 static void
 print_model (CgSiteModel *model)
 {
@@ -89,7 +204,7 @@ cg_cli_model (int    argc,
   g_autofree char *navigation = NULL;
   g_autofree char *scope = NULL;
   g_autofree char *contact = NULL;
-  gboolean ignore_robots = FALSE, no_politeness = FALSE, quiet = FALSE;
+  gboolean ignore_robots = FALSE, no_politeness = FALSE, quiet = FALSE, no_render = FALSE;
   int pages = CG_LEARNER_DEFAULT_MAX_PAGES;
   double delay = -1;
   g_autoptr(GOptionContext) context = NULL;
@@ -110,6 +225,7 @@ cg_cli_model (int    argc,
     { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &no_politeness, N_("No delays: only for your own servers"), NULL },
     { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
     { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
+    { "no-render", 0, 0, G_OPTION_ARG_NONE, &no_render, N_("Do not render the classes’ sample pages (thumbnails and visual features)"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
     { NULL }
   };
@@ -203,5 +319,17 @@ cg_cli_model (int    argc,
     }
   if (!quiet)
     print_model (cg_site_explorer_get_model (explorer));
+  if (!no_render)
+    {
+      guint rendered = 0;
+
+      if (!render_samples (project, cg_site_explorer_get_model (explorer), TRUE, &rendered, &error))
+        {
+          cg_cli_print_error (_("the model is saved, but its sample pages could not be rendered: %s"), error->message);
+          return CG_CLI_EXIT_FAILED;
+        }
+      if (!quiet)
+        printf (_("Rendered %u sample pages into %s\n"), rendered, cg_project_get_folder (project));
+    }
   return CG_CLI_EXIT_OK;
 }

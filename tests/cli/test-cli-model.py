@@ -57,6 +57,14 @@ try:
         project = os.path.join(tmp, "demo")
         model = run("model", url, "--project", project, "--no-politeness")
         check("model learns the demo site", model.returncode == 0 and "Model version 1" in model.stdout)
+        rendered = os.path.join(project, "thumbnails", "model-1")
+        names = os.listdir(rendered) if os.path.isdir(rendered) else []
+        check("every class's samples are rendered from the archive (%d files)" % len(names),
+              len({n.rsplit("-", 1)[0] for n in names if n.endswith(".png")}) >= 7)
+        with open(os.path.join(rendered, "book-1.html")) as decorated:
+            dom = decorated.read()
+        check("the rendered samples carry boxes and fontdata",
+              "data-cg-fontdata" in dom and "data-cg-width" in dom)
 
         pages = [json.loads(l) for l in run("export", "--project", project, "--what", "pages").stdout.splitlines()]
         html = [p for p in pages if p["mime"] == "text/html" and p["status"] == 200]
@@ -90,7 +98,7 @@ try:
         nodes = xml.dom.minidom.parseString(graphml).getElementsByTagName("node")
         check("the GraphML has one node per class", len(nodes) == len(as_json["classes"]))
 
-        again = run("model", url, "--project", project, "--no-politeness", "--pages", "50", "--quiet")
+        again = run("model", url, "--project", project, "--no-politeness", "--pages", "50", "--quiet", "--no-render")
         versions = json.loads(run("export", "--project", project, "--what", "model").stdout)["version"]
         check("a second model is version 2", again.returncode == 0 and versions == 2)
 
