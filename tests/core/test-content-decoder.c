@@ -5,9 +5,9 @@
  */
 #include <string.h>
 #include <zlib.h>
-#include <brotli/encode.h>
 
 #include "cg-content-decoder.h"
+#include "cg-test-encode.h"
 
 #define MIB (1024 * 1024)
 
@@ -19,43 +19,6 @@ make_text (void)
   for (guint i = 0; i < 3000; i++)
     g_string_append_printf (text, "<li><a href=\"/item/%u\">Item %u</a></li>\n", i, i * 104729 % 1009);
   return g_string_free_to_bytes (text);
-}
-
-static GBytes *
-zlib_encode (GBytes *input,
-             int     window_bits)
-{
-  gsize length;
-  const guint8 *data = g_bytes_get_data (input, &length);
-  z_stream zs;
-  guint8 *out;
-  gsize bound;
-
-  memset (&zs, 0, sizeof zs);
-  g_assert_cmpint (deflateInit2 (&zs, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY), ==, Z_OK);
-  bound = deflateBound (&zs, length) + 32;
-  out = g_malloc (bound);
-  zs.next_in = (Bytef *) data;
-  zs.avail_in = length;
-  zs.next_out = out;
-  zs.avail_out = bound;
-  g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
-  bound = zs.total_out;
-  deflateEnd (&zs);
-  return g_bytes_new_take (out, bound);
-}
-
-static GBytes *
-brotli_encode (GBytes *input)
-{
-  gsize length;
-  const guint8 *data = g_bytes_get_data (input, &length);
-  size_t out_size = BrotliEncoderMaxCompressedSize (length) + 16;
-  guint8 *out = g_malloc (out_size);
-
-  g_assert_true (BrotliEncoderCompress (5, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC,
-                                        length, data, &out_size, out));
-  return g_bytes_new_take (out, out_size);
 }
 
 static GBytes *
@@ -100,11 +63,11 @@ test_round_trips (void)
     const char *header;
     GBytes     *encoded;
   } cases[] = {
-    { "gzip", zlib_encode (text, 15 + 16) },
-    { "x-gzip", zlib_encode (text, 15 + 16) },
-    { "deflate", zlib_encode (text, 15) },
-    { "deflate", zlib_encode (text, -15) },
-    { "br", brotli_encode (text) },
+    { "gzip", cg_test_zlib_encode (text, 15 + 16) },
+    { "x-gzip", cg_test_zlib_encode (text, 15 + 16) },
+    { "deflate", cg_test_zlib_encode (text, 15) },
+    { "deflate", cg_test_zlib_encode (text, -15) },
+    { "br", cg_test_brotli_encode (text, BROTLI_MODE_GENERIC) },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -141,8 +104,8 @@ test_gzip_members (void)
 {
   g_autoptr(GBytes) first = g_bytes_new_static ("first part, ", 12);
   g_autoptr(GBytes) second = g_bytes_new_static ("second part", 11);
-  g_autoptr(GBytes) first_gz = zlib_encode (first, 15 + 16);
-  g_autoptr(GBytes) second_gz = zlib_encode (second, 15 + 16);
+  g_autoptr(GBytes) first_gz = cg_test_zlib_encode (first, 15 + 16);
+  g_autoptr(GBytes) second_gz = cg_test_zlib_encode (second, 15 + 16);
   g_autoptr(GBytes) both = concat (first_gz, second_gz);
   g_autoptr(GBytes) zeros = g_bytes_new_take (g_malloc0 (64), 64);
   g_autoptr(GBytes) padded = concat (first_gz, zeros);
@@ -165,7 +128,7 @@ static void
 test_truncated (void)
 {
   g_autoptr(GBytes) text = make_text ();
-  GBytes *encoded[] = { zlib_encode (text, 15 + 16), brotli_encode (text) };
+  GBytes *encoded[] = { cg_test_zlib_encode (text, 15 + 16), cg_test_brotli_encode (text, BROTLI_MODE_GENERIC) };
   CgContentCoding codings[] = { CG_CONTENT_CODING_GZIP, CG_CONTENT_CODING_BROTLI };
 
   for (guint i = 0; i < G_N_ELEMENTS (encoded); i++)
@@ -211,7 +174,7 @@ static void
 test_bombs (void)
 {
   g_autoptr(GBytes) zeros = g_bytes_new_take (g_malloc0 (10 * MIB), 10 * MIB);
-  GBytes *bombs[] = { zlib_encode (zeros, 15 + 16), zlib_encode (zeros, -15), brotli_encode (zeros) };
+  GBytes *bombs[] = { cg_test_zlib_encode (zeros, 15 + 16), cg_test_zlib_encode (zeros, -15), cg_test_brotli_encode (zeros, BROTLI_MODE_GENERIC) };
   CgContentCoding codings[] = {
     CG_CONTENT_CODING_GZIP, CG_CONTENT_CODING_DEFLATE, CG_CONTENT_CODING_BROTLI,
   };
@@ -236,7 +199,7 @@ static void
 test_exactly_the_limit (void)
 {
   g_autoptr(GBytes) text = make_text ();
-  g_autoptr(GBytes) encoded = zlib_encode (text, 15 + 16);
+  g_autoptr(GBytes) encoded = cg_test_zlib_encode (text, 15 + 16);
   g_autoptr(GBytes) decoded = NULL;
   g_autoptr(GBytes) partial = NULL;
   g_autoptr(GError) error = NULL;
@@ -255,8 +218,8 @@ static void
 test_stacked (void)
 {
   g_autoptr(GBytes) text = make_text ();
-  g_autoptr(GBytes) gzipped = zlib_encode (text, 15 + 16);
-  g_autoptr(GBytes) both = brotli_encode (gzipped);
+  g_autoptr(GBytes) gzipped = cg_test_zlib_encode (text, 15 + 16);
+  g_autoptr(GBytes) both = cg_test_brotli_encode (gzipped, BROTLI_MODE_GENERIC);
   g_autoptr(GBytes) decoded = NULL;
   g_autoptr(GError) error = NULL;
 

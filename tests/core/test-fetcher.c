@@ -5,9 +5,9 @@
  */
 #include <string.h>
 #include <zlib.h>
-#include <brotli/encode.h>
 
 #include "cg-content-decoder.h"
+#include "cg-test-encode.h"
 #include "cg-fetcher.h"
 
 #define MIB (1024 * 1024)
@@ -51,43 +51,6 @@ make_text (void)
                             i, i * 7919 % 10007, i % 97);
   g_string_append (text, "</body></html>\n");
   return g_string_free_to_bytes (text);
-}
-
-static GBytes *
-zlib_encode (GBytes *input,
-             int     window_bits)
-{
-  gsize length;
-  const guint8 *data = g_bytes_get_data (input, &length);
-  z_stream zs;
-  guint8 *out;
-  gsize bound;
-
-  memset (&zs, 0, sizeof zs);
-  g_assert_cmpint (deflateInit2 (&zs, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY), ==, Z_OK);
-  bound = deflateBound (&zs, length) + 32;
-  out = g_malloc (bound);
-  zs.next_in = (Bytef *) data;
-  zs.avail_in = length;
-  zs.next_out = out;
-  zs.avail_out = bound;
-  g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
-  bound = zs.total_out;
-  deflateEnd (&zs);
-  return g_bytes_new_take (out, bound);
-}
-
-static GBytes *
-brotli_encode (GBytes *input)
-{
-  gsize length;
-  const guint8 *data = g_bytes_get_data (input, &length);
-  size_t out_size = BrotliEncoderMaxCompressedSize (length);
-  guint8 *out = g_malloc (out_size);
-
-  g_assert_true (BrotliEncoderCompress (5, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT,
-                                        length, data, &out_size, out));
-  return g_bytes_new_take (out, out_size);
 }
 
 static GBytes *
@@ -414,12 +377,12 @@ fixture_set_up (Fixture       *f,
   f->held = g_ptr_array_new_with_free_func (g_object_unref);
 
   f->text = make_text ();
-  f->gzip = zlib_encode (f->text, 15 + 16);
-  f->deflate_zlib = zlib_encode (f->text, 15);
-  f->deflate_raw = zlib_encode (f->text, -15);
-  f->brotli = brotli_encode (f->text);
+  f->gzip = cg_test_zlib_encode (f->text, 15 + 16);
+  f->deflate_zlib = cg_test_zlib_encode (f->text, 15);
+  f->deflate_raw = cg_test_zlib_encode (f->text, -15);
+  f->brotli = cg_test_brotli_encode (f->text, BROTLI_MODE_TEXT);
   zeros = g_bytes_new_take (g_malloc0 (10 * MIB), 10 * MIB);
-  f->bomb = zlib_encode (zeros, 15 + 16);
+  f->bomb = cg_test_zlib_encode (zeros, 15 + 16);
   f->big = make_big (2 * MIB);
 }
 
