@@ -171,6 +171,33 @@ static const char * const migrations[] = {
   "  PRIMARY KEY (url_id, model_id)"
   ") WITHOUT ROWID;"
   "CREATE INDEX page_labels_class ON page_labels (model_id, class);",
+
+  /* 3 → 4: data records. A wrapper is learned per class of a model and
+   * says where the records and their fields are (JSON: kind list or
+   * detail, region and record XPaths, named columns). Each record keeps
+   * the page it came from (through urls), its region and its position in
+   * the page, and its fields by column name (a JSON object). */
+  "CREATE TABLE wrappers ("
+  "  id          INTEGER PRIMARY KEY,"
+  "  model_id    INTEGER NOT NULL REFERENCES models (id) ON DELETE CASCADE,"
+  "  class       TEXT NOT NULL,"
+  "  kind        TEXT NOT NULL CHECK (kind IN ('list', 'detail')),"
+  "  definition  TEXT NOT NULL,"
+  "  n_pages     INTEGER NOT NULL DEFAULT 0,"
+  "  created_at  INTEGER NOT NULL,"
+  "  UNIQUE (model_id, class)"
+  ");"
+  "CREATE TABLE records ("
+  "  id          INTEGER PRIMARY KEY,"
+  "  model_id    INTEGER NOT NULL REFERENCES models (id) ON DELETE CASCADE,"
+  "  class       TEXT NOT NULL,"
+  "  url_id      INTEGER NOT NULL REFERENCES urls (id) ON DELETE CASCADE,"
+  "  region      TEXT NOT NULL,"
+  "  position    INTEGER NOT NULL,"
+  "  fields      TEXT NOT NULL,"
+  "  UNIQUE (model_id, url_id, region, position)"
+  ");"
+  "CREATE INDEX records_class ON records (model_id, class);",
 };
 
 #define LATEST_VERSION ((int) G_N_ELEMENTS (migrations))
