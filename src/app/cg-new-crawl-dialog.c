@@ -96,10 +96,19 @@ default_folder_for_host (const char *host)
   return folder;
 }
 
+/* Folders in the home folder are shown from "~", as GNOME's file chooser
+ * and Files show them: shorter, and the part the user knows. */
 static void
 update_folder_row (CgNewCrawlDialog *self)
 {
-  adw_action_row_set_subtitle (self->folder_row, self->folder != NULL ? self->folder : "");
+  const char *home = g_get_home_dir ();
+  gsize home_length = strlen (home);
+  g_autofree char *shown = NULL;
+
+  if (self->folder != NULL && home_length > 1 && g_str_has_prefix (self->folder, home) &&
+      self->folder[home_length] == G_DIR_SEPARATOR)
+    shown = g_strconcat ("~", self->folder + home_length, NULL);
+  adw_action_row_set_subtitle (self->folder_row, shown != NULL ? shown : self->folder != NULL ? self->folder : "");
 }
 
 static void

@@ -6,16 +6,49 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 
+#include "cg-class-sampler.h"
 #include "cg-project-page.h"
+#include "cg-record-store.h"
+
+/* Versions offered for comparison in the dropdown; older ones are rarely
+ * wanted and each costs a load from the store when chosen. */
+#define MAX_COMPARED_VERSIONS 50
 
 struct _CgProjectPage
 {
-  AdwBin      parent_instance;
+  AdwBin           parent_instance;
 
-  CgProject  *project;
-  char       *site_url;
+  CgProject       *project;
+  CgPipeline      *pipeline;
+  CgSiteModel     *model;
+  char            *site_url;
+  GArray          *compare_versions;   /* int, parallel to the dropdown after its first item */
+  gboolean         filling_versions;
+  gboolean         show_model_when_saved;
 
+  /* The settings of the last exploration started here, for Explore Again. */
+  CgCrawlConfig   *explore_config;
+  CgLearnerParams  explore_params;
+  gboolean         explore_javascript;
+
+  AdwViewStack        *view_stack;
+  GtkStack            *model_stack;
+  AdwStatusPage       *model_working_page;
+  GtkSpinner          *model_spinner;
+  GtkLabel            *model_summary_label;
+  GtkDropDown         *version_dropdown;
+  CgClassGraph        *graph;
+  AdwLeaflet          *classes_leaflet;
+  GtkStack            *classes_stack;
+  GtkLabel            *classes_heading;
+  GtkListBox          *classes_list;
+  GtkLabel            *class_title_label;
+  CgClassView         *class_view;
+  AdwComboRow         *strategy_row;
+  AdwEntryRow         *like_row;
+  CgProgressView      *progress_view;
   AdwPreferencesGroup *site_group;
   AdwActionRow        *site_row;
   AdwActionRow        *name_row;
@@ -24,6 +57,47 @@ struct _CgProjectPage
 };
 
 G_DEFINE_FINAL_TYPE (CgProjectPage, cg_project_page, ADW_TYPE_BIN)
+
+/* The order of the strategy combo row's items. */
+static const CgHarvestStrategy strategies[] = {
+  CG_HARVEST_STRATEGY_CLASSES,
+  CG_HARVEST_STRATEGY_PATTERNS,
+  CG_HARVEST_STRATEGY_LIKE,
+};
+
+static void
+toast (CgProjectPage *self,
+       const char    *message)
+{
+  /* The window shows it; a page outside a window (in tests) logs it. */
+  if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", message))
+    g_message ("%s", message);
+}
+
+static void
+update_actions (CgProjectPage *self)
+{
+  gboolean busy = self->pipeline != NULL && cg_pipeline_is_busy (self->pipeline);
+  gboolean paused = self->pipeline != NULL && cg_pipeline_is_paused (self->pipeline);
+  gboolean can_pause = self->pipeline != NULL && cg_pipeline_can_pause (self->pipeline);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.explore", self->project != NULL && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.harvest", self->model != NULL && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.pause", can_pause && !paused);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.resume", can_pause && paused);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.stop", busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-in", self->model != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-out", self->model != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-fit", self->model != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-reset", self->model != NULL);
+  /* Alt+Left goes back to the start page unless a class is open. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "classes.back",
+                                 g_strcmp0 (adw_leaflet_get_visible_child_name (self->classes_leaflet), "class") == 0);
+  cg_progress_view_set_paused (self->progress_view, paused);
+}
+
+/* ------------------------------------------------------------------ */
+/* The crawls of the project                                           */
 
 static const char *
 describe_kind (const char *kind)
@@ -62,14 +136,16 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
-void
-cg_project_page_reload (CgProjectPage *self)
+/* The crawls list shows the newest ones; a project harvested daily for
+ * years would otherwise fill the page. */
+#define MAX_LISTED_CRAWLS 100
+
+static void
+reload_crawls (CgProjectPage *self)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GError) error = NULL;
   guint rows = 0;
-
-  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
 
   clear_list (self->crawl_list);
   if (self->project == NULL)
@@ -79,8 +155,10 @@ cg_project_page_reload (CgProjectPage *self)
   adw_action_row_set_subtitle (self->folder_row, cg_project_get_folder (self->project));
 
   stmt = cg_store_prepare (cg_project_get_store (self->project),
-                           "SELECT kind, seed_url, state, created_at FROM crawls ORDER BY id DESC",
+                           "SELECT kind, seed_url, state, created_at FROM crawls ORDER BY id DESC LIMIT ?1",
                            &error);
+  if (stmt != NULL)
+    sqlite3_bind_int (stmt, 1, MAX_LISTED_CRAWLS);
   while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
     {
       const char *kind = (const char *) sqlite3_column_text (stmt, 0);
@@ -111,33 +189,921 @@ cg_project_page_reload (CgProjectPage *self)
     }
 }
 
-void
-cg_project_page_set_project (CgProjectPage *self,
-                             CgProject     *project)
-{
-  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
+/* ------------------------------------------------------------------ */
+/* The model and its classes                                           */
 
-  if (g_set_object (&self->project, project))
-    cg_project_page_reload (self);
+/* The site whose model is shown: the one the page was pointed at when it
+ * has a model, else the site of the newest model in the project. */
+static CgSiteModel *
+load_shown_model (CgProjectPage  *self,
+                  GError        **error)
+{
+  CgStore *store = cg_project_get_store (self->project);
+  g_auto(GStrv) sites = cg_site_model_list_sites (store, error);
+  g_autoptr(CgSiteModel) newest = NULL;
+
+  if (sites == NULL)
+    return NULL;
+  for (guint i = 0; sites[i] != NULL; i++)
+    {
+      g_autoptr(CgSiteModel) model = cg_site_model_load_latest (store, sites[i], NULL);
+
+      if (model == NULL)
+        continue;
+      if (self->site_url != NULL && g_str_equal (sites[i], self->site_url))
+        return g_steal_pointer (&model);
+      if (newest == NULL || cg_site_model_get_id (model) > cg_site_model_get_id (newest))
+        g_set_object (&newest, model);
+    }
+  return g_steal_pointer (&newest);
 }
 
-CgProject *
-cg_project_page_get_project (CgProjectPage *self)
+/* Pages labelled with each class under @model (by the exploration, and by
+ * harvests after it): class name → count. */
+static GHashTable *
+count_pages_by_class (CgProjectPage *self,
+                      CgSiteModel   *model)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+
+  stmt = cg_store_prepare (cg_project_get_store (self->project),
+                           "SELECT class, COUNT(*) FROM page_labels WHERE model_id = ?1 AND class IS NOT NULL GROUP BY class",
+                           &error);
+  if (stmt == NULL)
+    {
+      g_warning ("Could not count the pages of each class: %s", error->message);
+      return counts;
+    }
+  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_id (model));
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_hash_table_insert (counts, g_strdup ((const char *) sqlite3_column_text (stmt, 0)),
+                         GUINT_TO_POINTER ((guint) sqlite3_column_int64 (stmt, 1)));
+  return counts;
+}
+
+static char *
+describe_counts (guint pages,
+                 guint records)
+{
+  g_autofree char *pages_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", pages), pages);
+  g_autofree char *records_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u record", "%u records", records), records);
+
+  /* Translators: a class's page count and record count, such as "12 pages · 240 records". */
+  return g_strdup_printf (_("%s · %s"), pages_text, records_text);
+}
+
+static void open_class_clicked_cb (CgProjectPage *self,
+                                   GtkButton     *button);
+
+static void
+reload_classes (CgProjectPage *self)
+{
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) records = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *classes;
+  guint total_records = 0;
+  g_autofree char *heading = NULL;
+
+  clear_list (self->classes_list);
+  if (self->model == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->classes_stack, "empty");
+      return;
+    }
+
+  pages = count_pages_by_class (self, self->model);
+  records = cg_record_store_count_by_class (cg_project_get_store (self->project),
+                                            cg_site_model_get_id (self->model), &error);
+  if (records == NULL)
+    {
+      g_warning ("Could not count the records of each class: %s", error->message);
+      records = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+
+  classes = cg_site_model_get_classes (self->model);
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      guint n_pages = GPOINTER_TO_UINT (g_hash_table_lookup (pages, klass->name));
+      guint n_records = GPOINTER_TO_UINT (g_hash_table_lookup (records, klass->name));
+      g_autofree char *subtitle = NULL;
+      g_autofree char *open_label = NULL;
+      g_autofree char *counts = NULL;
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *open_button;
+
+      /* Before any page is labelled, the sample's count is what there is. */
+      if (n_pages == 0)
+        n_pages = klass->n_pages;
+      total_records += n_records;
+      counts = describe_counts (n_pages, n_records);
+      subtitle = klass->url_pattern != NULL
+                 ? g_strdup_printf ("%s\n%s", counts, klass->url_pattern)
+                 : g_strdup (counts);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                     klass->label != NULL && *klass->label != '\0' ? klass->label : klass->name);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+      /* A button rather than an arrow image, so that assistive
+       * technologies have something to press; the row activates it. */
+      open_button = gtk_button_new_from_icon_name ("go-next-symbolic");
+      gtk_widget_add_css_class (open_button, "flat");
+      gtk_widget_set_valign (open_button, GTK_ALIGN_CENTER);
+      /* Translators: %s is a class of pages, such as "Book". */
+      open_label = g_strdup_printf (_("Open Class %s"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+      gtk_widget_set_tooltip_text (open_button, open_label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (open_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, open_label,
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, counts,
+                                      -1);
+      g_object_set_data_full (G_OBJECT (open_button), "class-name", g_strdup (klass->name), g_free);
+      g_signal_connect_object (open_button, "clicked", G_CALLBACK (open_class_clicked_cb), self, G_CONNECT_SWAPPED);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), open_button);
+      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), open_button);
+      g_object_set_data_full (G_OBJECT (row), "class-name", g_strdup (klass->name), g_free);
+      gtk_list_box_append (self->classes_list, row);
+    }
+
+  /* Translators: above the list of classes; both are counts. */
+  heading = g_strdup_printf (_("%u classes, %u records extracted"), classes->len, total_records);
+  gtk_label_set_label (self->classes_heading, heading);
+  gtk_stack_set_visible_child_name (self->classes_stack, classes->len > 0 ? "list" : "empty");
+}
+
+static void
+reload_thumbnails (CgProjectPage *self)
+{
+  GPtrArray *classes;
+
+  if (self->model == NULL)
+    return;
+  classes = cg_site_model_get_classes (self->model);
+  for (guint i = 0; i < classes->len && i < CG_CLASS_GRAPH_MAX_CLASSES; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      g_autofree char *base = cg_class_sampler_get_sample_base (self->project, self->model, klass->name, 0);
+      g_autofree char *path = g_strconcat (base, ".png", NULL);
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        continue;
+      texture = gdk_texture_new_from_filename (path, &error);
+      if (texture == NULL)
+        g_warning ("Thumbnail %s: %s", path, error->message);
+      else
+        cg_class_graph_set_thumbnail (self->graph, klass->name, texture);
+    }
+}
+
+static void
+reload_versions (CgProjectPage *self)
+{
+  g_autoptr(GArray) versions = NULL;
+  g_autoptr(GtkStringList) items = gtk_string_list_new (NULL);
+  g_autoptr(GError) error = NULL;
+  int current = cg_site_model_get_version (self->model);
+
+  g_array_set_size (self->compare_versions, 0);
+  gtk_string_list_append (items, _("No Comparison"));
+  versions = cg_site_model_list_versions (cg_project_get_store (self->project),
+                                          cg_site_model_get_site (self->model), &error);
+  if (versions == NULL)
+    g_warning ("Could not list the model versions: %s", error->message);
+  for (guint i = versions != NULL ? versions->len : 0; i > 0 && self->compare_versions->len < MAX_COMPARED_VERSIONS; i--)
+    {
+      int version = g_array_index (versions, int, i - 1);
+      g_autofree char *label = NULL;
+
+      if (version == current)
+        continue;
+      /* Translators: an earlier version of the model to compare with. */
+      label = g_strdup_printf (_("Version %d"), version);
+      gtk_string_list_append (items, label);
+      g_array_append_val (self->compare_versions, version);
+    }
+
+  self->filling_versions = TRUE;
+  gtk_drop_down_set_model (self->version_dropdown, G_LIST_MODEL (items));
+  gtk_drop_down_set_selected (self->version_dropdown, 0);
+  self->filling_versions = FALSE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->version_dropdown), self->compare_versions->len > 0);
+}
+
+static void
+update_model_summary (CgProjectPage *self)
+{
+  guint n_classes = cg_site_model_get_classes (self->model)->len;
+  guint n_links = cg_site_model_get_links (self->model)->len;
+  guint n_patterns = cg_site_model_get_patterns (self->model)->len;
+  g_autofree char *classes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u class", "%u classes", n_classes), n_classes);
+  g_autofree char *links = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u link type", "%u link types", n_links), n_links);
+  g_autofree char *patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u navigation pattern", "%u navigation patterns", n_patterns), n_patterns);
+  /* Translators: the shown model: its version, then counts of classes, links and patterns. */
+  g_autofree char *summary = g_strdup_printf (_("Version %d · %s · %s · %s"),
+                                              cg_site_model_get_version (self->model), classes, links, patterns);
+
+  gtk_label_set_label (self->model_summary_label, summary);
+}
+
+static void
+update_model_stack (CgProjectPage *self)
+{
+  CgPipelineStage stage = self->pipeline != NULL ? cg_pipeline_get_stage (self->pipeline) : CG_PIPELINE_IDLE;
+
+  if (self->model != NULL)
+    gtk_stack_set_visible_child_name (self->model_stack, "graph");
+  else if (stage == CG_PIPELINE_EXPLORING)
+    gtk_stack_set_visible_child_name (self->model_stack, "working");
+  else
+    gtk_stack_set_visible_child_name (self->model_stack, "empty");
+  gtk_spinner_set_spinning (self->model_spinner, stage == CG_PIPELINE_EXPLORING && self->model == NULL);
+}
+
+static void
+show_model (CgProjectPage *self,
+            CgSiteModel   *model)
+{
+  gboolean same_class_view = FALSE;
+
+  g_set_object (&self->model, model);
+  cg_class_graph_set_diff (self->graph, NULL);
+  cg_class_graph_set_model (self->graph, model);
+  if (model != NULL)
+    {
+      update_model_summary (self);
+      reload_versions (self);
+      reload_thumbnails (self);
+      same_class_view = cg_class_view_get_model (self->class_view) != NULL &&
+                        cg_site_model_get_id (cg_class_view_get_model (self->class_view)) == cg_site_model_get_id (model);
+    }
+  reload_classes (self);
+
+  /* A class open from another model is closed; one from this model
+   * stays, with fresh records. */
+  if (same_class_view)
+    cg_class_view_reload_records (self->class_view);
+  else
+    {
+      adw_leaflet_set_visible_child_name (self->classes_leaflet, "list");
+      cg_class_view_set_class (self->class_view, NULL, NULL, NULL);
+    }
+  update_model_stack (self);
+  update_actions (self);
+}
+
+static void
+reload_model (CgProjectPage *self)
+{
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->project == NULL)
+    {
+      show_model (self, NULL);
+      return;
+    }
+  model = load_shown_model (self, &error);
+  if (error != NULL)
+    toast (self, error->message);
+  show_model (self, model);
+}
+
+static void
+version_selected_cb (CgProjectPage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->version_dropdown);
+  g_autoptr(CgSiteModel) previous = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->filling_versions || self->model == NULL)
+    return;
+  if (selected == 0 || selected == GTK_INVALID_LIST_POSITION || selected > self->compare_versions->len)
+    {
+      cg_class_graph_set_diff (self->graph, NULL);
+      return;
+    }
+  previous = cg_site_model_load (cg_project_get_store (self->project), cg_site_model_get_site (self->model),
+                                 g_array_index (self->compare_versions, int, selected - 1), &error);
+  if (previous == NULL)
+    {
+      toast (self, error->message);
+      return;
+    }
+  cg_class_graph_set_diff (self->graph, previous);
+}
+
+gboolean
+cg_project_page_open_class (CgProjectPage *self,
+                            const char    *class_name)
+{
+  CgPageClass *klass;
+
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+
+  if (self->model == NULL || class_name == NULL ||
+      (klass = cg_site_model_get_class (self->model, class_name)) == NULL)
+    return FALSE;
+  cg_class_view_set_class (self->class_view, self->project, self->model, class_name);
+  gtk_label_set_label (self->class_title_label,
+                       klass->label != NULL && *klass->label != '\0' ? klass->label : klass->name);
+  cg_class_graph_set_selected_class (self->graph, class_name);
+  adw_view_stack_set_visible_child_name (self->view_stack, "classes");
+  adw_leaflet_set_visible_child_name (self->classes_leaflet, "class");
+  return TRUE;
+}
+
+const char *
+cg_project_page_get_open_class (CgProjectPage *self)
 {
   g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
-  return self->project;
+
+  if (g_strcmp0 (adw_leaflet_get_visible_child_name (self->classes_leaflet), "class") != 0)
+    return NULL;
+  return cg_class_view_get_class_name (self->class_view);
+}
+
+static void
+class_row_activated_cb (CgProjectPage *self,
+                        GtkListBoxRow *row)
+{
+  cg_project_page_open_class (self, g_object_get_data (G_OBJECT (row), "class-name"));
+}
+
+static void
+open_class_clicked_cb (CgProjectPage *self,
+                       GtkButton     *button)
+{
+  cg_project_page_open_class (self, g_object_get_data (G_OBJECT (button), "class-name"));
+}
+
+static void
+graph_class_activated_cb (CgClassGraph  *graph,
+                          const char    *class_name,
+                          CgProjectPage *self)
+{
+  cg_project_page_open_class (self, class_name);
+}
+
+static void
+class_renamed_cb (CgProjectPage *self,
+                  const char    *name,
+                  const char    *label)
+{
+  /* The class view renamed the class in the model the page shares. */
+  cg_class_graph_set_model (self->graph, self->model);
+  reload_classes (self);
+  gtk_label_set_label (self->class_title_label, label);
+}
+
+/* ------------------------------------------------------------------ */
+/* Background work                                                     */
+
+static const char *
+site_label (CgProjectPage *self)
+{
+  const char *site = self->pipeline != NULL ? cg_pipeline_get_site_url (self->pipeline) : NULL;
+
+  return site != NULL ? site : "";
+}
+
+static void
+stage_changed_cb (CgPipeline      *pipeline,
+                  CgPipelineStage  stage,
+                  CgProjectPage   *self)
+{
+  g_autofree char *title = NULL;
+
+  switch (stage)
+    {
+    case CG_PIPELINE_EXPLORING:
+      cg_progress_view_reset (self->progress_view);
+      cg_progress_view_set_crawler (self->progress_view, cg_pipeline_get_crawler (pipeline));
+      cg_progress_view_follow_coverage (self->progress_view, G_OBJECT (cg_pipeline_get_explorer (pipeline)));
+      /* Translators: %s is the address of the site. */
+      title = g_strdup_printf (_("Exploring %s"), site_label (self));
+      cg_progress_view_set_title (self->progress_view, title,
+                                  _("Fetching a sample of pages to learn the site’s model"));
+      break;
+    case CG_PIPELINE_RENDERING:
+      cg_progress_view_set_crawler (self->progress_view, NULL);
+      cg_progress_view_follow_coverage (self->progress_view, NULL);
+      cg_progress_view_set_title (self->progress_view, _("Rendering the Sample Pages"),
+                                  _("Each class’s sample pages are rendered from the archive, for thumbnails and record extraction"));
+      cg_progress_view_set_task_progress (self->progress_view, _("Starting the renderer…"), -1);
+      break;
+    case CG_PIPELINE_EXTRACTING:
+      cg_progress_view_set_title (self->progress_view, _("Extracting Records"),
+                                  _("The wrappers learned on the samples are applied to every archived page"));
+      cg_progress_view_set_task_progress (self->progress_view, _("Learning the wrappers…"), -1);
+      break;
+    case CG_PIPELINE_HARVESTING:
+      cg_progress_view_reset (self->progress_view);
+      cg_progress_view_set_model (self->progress_view, cg_pipeline_get_model (pipeline));
+      cg_progress_view_set_harvester (self->progress_view, cg_pipeline_get_harvester (pipeline));
+      /* Translators: %s is the address of the site. */
+      title = g_strdup_printf (_("Harvesting %s"), site_label (self));
+      cg_progress_view_set_title (self->progress_view, title, _("Following the model and writing WARC files"));
+      break;
+    case CG_PIPELINE_IDLE:
+    default:
+      cg_progress_view_set_harvester (self->progress_view, NULL);
+      cg_progress_view_set_crawler (self->progress_view, NULL);
+      cg_progress_view_follow_coverage (self->progress_view, NULL);
+      cg_progress_view_set_task_progress (self->progress_view, NULL, 0);
+      break;
+    }
+  if (stage != CG_PIPELINE_IDLE)
+    reload_crawls (self);
+  update_model_stack (self);
+  update_actions (self);
+}
+
+static void
+task_progress_cb (CgPipeline    *pipeline,
+                  const char    *what,
+                  guint          done,
+                  guint          total,
+                  CgProjectPage *self)
+{
+  g_autofree char *text = NULL;
+
+  if (what == NULL)
+    /* Translators: sample pages rendered so far, of all. */
+    text = g_strdup_printf (_("%u of %u sample pages rendered"), done, total);
+  else
+    /* Translators: %s is a class name; then pages done so far, of all. */
+    text = g_strdup_printf (_("Class %s: %u of %u pages"), what, done, total);
+  cg_progress_view_set_task_progress (self->progress_view, text, total > 0 ? (double) done / total : -1);
+}
+
+static void
+warning_cb (CgPipeline    *pipeline,
+            const char    *message,
+            CgProjectPage *self)
+{
+  cg_progress_view_add_event (self->progress_view, CG_CRAWL_EVENT_FETCH_FAILED, NULL, message);
+}
+
+static void
+model_saved_cb (CgPipeline    *pipeline,
+                CgSiteModel   *model,
+                CgProjectPage *self)
+{
+  show_model (self, model);
+  reload_crawls (self);
+  if (self->show_model_when_saved &&
+      g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "crawl") == 0)
+    adw_view_stack_set_visible_child_name (self->view_stack, "model");
+  self->show_model_when_saved = FALSE;
+}
+
+static void
+samples_rendered_cb (CgPipeline    *pipeline,
+                     CgSiteModel   *model,
+                     CgProjectPage *self)
+{
+  if (self->model != model)
+    return;
+  reload_thumbnails (self);
+  if (cg_class_view_get_model (self->class_view) == model)
+    cg_class_view_reload_samples (self->class_view);
+}
+
+static void
+records_changed_cb (CgPipeline    *pipeline,
+                    CgSiteModel   *model,
+                    CgProjectPage *self)
+{
+  if (self->model == NULL || cg_site_model_get_id (self->model) != cg_site_model_get_id (model))
+    return;
+  reload_classes (self);
+  if (cg_class_view_get_model (self->class_view) == self->model)
+    cg_class_view_reload_records (self->class_view);
+}
+
+static guint
+count_all_records (CgProjectPage *self)
+{
+  g_autoptr(GHashTable) records = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  guint total = 0;
+
+  if (self->model == NULL)
+    return 0;
+  records = cg_record_store_count_by_class (cg_project_get_store (self->project),
+                                            cg_site_model_get_id (self->model), NULL);
+  if (records == NULL)
+    return 0;
+  g_hash_table_iter_init (&iter, records);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    total += GPOINTER_TO_UINT (value);
+  return total;
+}
+
+static void
+pipeline_finished_cb (CgPipeline      *pipeline,
+                      CgPipelineStage  stage,
+                      gboolean         cancelled,
+                      const GError    *error,
+                      CgProjectPage   *self)
+{
+  g_autofree char *message = NULL;
+  const char *title;
+
+  if (error != NULL)
+    {
+      switch (stage)
+        {
+        case CG_PIPELINE_EXPLORING:
+          title = _("The Exploration Failed");
+          break;
+        case CG_PIPELINE_RENDERING:
+          title = _("Rendering Failed");
+          break;
+        case CG_PIPELINE_EXTRACTING:
+          title = _("Extracting Records Failed");
+          break;
+        case CG_PIPELINE_HARVESTING:
+        case CG_PIPELINE_IDLE:
+        default:
+          title = _("The Harvest Failed");
+          break;
+        }
+      cg_progress_view_set_title (self->progress_view, title, error->message);
+      cg_progress_view_add_event (self->progress_view, CG_CRAWL_EVENT_ERROR, NULL, error->message);
+      /* Translators: what failed, then why. */
+      message = g_strdup_printf (_("%s: %s"), title, error->message);
+    }
+  else if (cancelled)
+    {
+      cg_progress_view_set_title (self->progress_view, _("Stopped"),
+                                  stage == CG_PIPELINE_HARVESTING
+                                  ? _("What was archived is kept")
+                                  : _("What was done so far is kept"));
+      message = g_strdup (_("Stopped"));
+    }
+  else if (stage == CG_PIPELINE_HARVESTING)
+    {
+      cg_progress_view_set_title (self->progress_view, _("Harvest Finished"), NULL);
+      message = g_strdup (_("The harvest is finished"));
+    }
+  else
+    {
+      guint n_classes = self->model != NULL ? cg_site_model_get_classes (self->model)->len : 0;
+      guint n_records = count_all_records (self);
+
+      cg_progress_view_set_title (self->progress_view, _("The Model Is Ready"), NULL);
+      /* Translators: after an exploration; both are counts. */
+      message = g_strdup_printf (_("The model is ready: %u classes, %u records"), n_classes, n_records);
+    }
+  toast (self, message);
+  reload_crawls (self);
+}
+
+static void
+connect_pipeline (CgProjectPage *self)
+{
+  g_signal_connect_object (self->pipeline, "stage-changed", G_CALLBACK (stage_changed_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "task-progress", G_CALLBACK (task_progress_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "warning", G_CALLBACK (warning_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "model-saved", G_CALLBACK (model_saved_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "samples-rendered", G_CALLBACK (samples_rendered_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "records-changed", G_CALLBACK (records_changed_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "finished", G_CALLBACK (pipeline_finished_cb), self, 0);
+}
+
+static void
+drop_pipeline (CgProjectPage *self)
+{
+  if (self->pipeline == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->pipeline, self);
+  cg_pipeline_stop (self->pipeline);
+  g_clear_object (&self->pipeline);
+}
+
+gboolean
+cg_project_page_explore (CgProjectPage          *self,
+                         const CgCrawlConfig    *config,
+                         const CgLearnerParams  *params,
+                         gboolean                javascript,
+                         GError                **error)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+  g_return_val_if_fail (self->pipeline != NULL, FALSE);
+
+  if (!cg_pipeline_explore (self->pipeline, config, params, javascript, error))
+    return FALSE;
+  if (self->explore_config != config)
+    {
+      g_clear_pointer (&self->explore_config, cg_crawl_config_free);
+      self->explore_config = cg_crawl_config_copy (config);
+    }
+  if (params != NULL)
+    self->explore_params = *params;
+  else
+    cg_learner_params_init (&self->explore_params);
+  self->explore_javascript = javascript;
+  self->show_model_when_saved = TRUE;
+  adw_view_stack_set_visible_child_name (self->view_stack, "crawl");
+  return TRUE;
+}
+
+/* What the New Crawl dialog stores beside the crawl settings. */
+static void
+read_explore_extras (const char      *json,
+                     CgLearnerParams *params,
+                     gboolean        *javascript)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *object;
+
+  cg_learner_params_init (params);
+  *javascript = TRUE;
+  if (!json_parser_load_from_data (parser, json, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+  object = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_has_member (object, "sample_size"))
+    params->max_pages = (guint) CLAMP (json_object_get_int_member (object, "sample_size"), 1, CG_LEARNER_MAX_PAGES);
+  if (json_object_has_member (object, "javascript"))
+    *javascript = json_object_get_boolean_member (object, "javascript");
+}
+
+/* An exploration the dialog recorded but that never ran is only a
+ * placeholder for its settings: the exploration records its own crawl,
+ * so the placeholder goes once that has started. */
+static void
+drop_placeholder_crawl (CgProjectPage *self,
+                        gint64         crawl_id)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  CgStore *store = cg_project_get_store (self->project);
+
+  stmt = cg_store_prepare (store,
+                           "DELETE FROM crawls WHERE id = ?1 AND state = 'created' "
+                           "AND NOT EXISTS (SELECT 1 FROM urls WHERE crawl_id = ?1)",
+                           &error);
+  if (stmt != NULL)
+    {
+      sqlite3_bind_int64 (stmt, 1, crawl_id);
+      cg_store_step_done (store, stmt, &error);
+    }
+  if (error != NULL)
+    g_warning ("Could not remove the placeholder crawl %" G_GINT64_FORMAT ": %s", crawl_id, error->message);
+}
+
+gboolean
+cg_project_page_explore_stored (CgProjectPage  *self,
+                                GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CgCrawlConfig) config = NULL;
+  CgLearnerParams params;
+  gboolean javascript;
+  gint64 crawl_id;
+  gboolean placeholder;
+
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+  g_return_val_if_fail (self->project != NULL, FALSE);
+
+  stmt = cg_store_prepare (cg_project_get_store (self->project),
+                           "SELECT id, seed_url, config, state FROM crawls WHERE kind = 'explore' ORDER BY id DESC LIMIT 1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("The project “%s” has no exploration to start from: use New Crawl"),
+                   cg_project_get_name (self->project));
+      return FALSE;
+    }
+  crawl_id = sqlite3_column_int64 (stmt, 0);
+  config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 2), error);
+  if (config == NULL)
+    {
+      g_prefix_error (error, _("Exploration %" G_GINT64_FORMAT ": "), crawl_id);
+      return FALSE;
+    }
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+  read_explore_extras ((const char *) sqlite3_column_text (stmt, 2), &params, &javascript);
+  placeholder = g_strcmp0 ((const char *) sqlite3_column_text (stmt, 3), "created") == 0;
+  g_clear_pointer (&stmt, sqlite3_finalize);
+
+  if (!cg_project_page_explore (self, config, &params, javascript, error))
+    return FALSE;
+  if (placeholder)
+    drop_placeholder_crawl (self, crawl_id);
+  reload_crawls (self);
+  return TRUE;
+}
+
+/* The harvest fetches as politely as the exploration that made the model
+ * did: its stored settings, without its seeds (the harvest starts from
+ * the model's site). */
+static CgCrawlConfig *
+config_of_model_crawl (CgProjectPage *self)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  CgCrawlConfig *config;
+
+  stmt = cg_store_prepare (cg_project_get_store (self->project), "SELECT config FROM crawls WHERE id = ?1", NULL);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_crawl_id (self->model));
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return NULL;
+  config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), NULL);
+  if (config != NULL)
+    g_clear_pointer (&config->seeds, g_strfreev);
+  return config;
+}
+
+gboolean
+cg_project_page_start_harvest (CgProjectPage      *self,
+                               CgHarvestStrategy   strategy,
+                               const char         *like_url,
+                               GError            **error)
+{
+  g_autoptr(CgHarvestOptions) options = NULL;
+
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+
+  if (self->model == NULL)
+    {
+      g_set_error_literal (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_MODEL,
+                           _("There is no model to harvest with: explore the site first"));
+      return FALSE;
+    }
+  options = cg_harvest_options_new ();
+  options->strategy = strategy;
+  if (strategy == CG_HARVEST_STRATEGY_LIKE)
+    options->like_url = g_strstrip (g_strdup (like_url != NULL ? like_url : ""));
+  {
+    CgCrawlConfig *config = config_of_model_crawl (self);
+
+    if (config != NULL)
+      {
+        g_clear_pointer (&options->crawl, cg_crawl_config_free);
+        options->crawl = config;
+      }
+  }
+  if (!cg_harvest_options_validate (options, error))
+    return FALSE;
+  if (!cg_pipeline_harvest (self->pipeline, self->model, options, error))
+    return FALSE;
+  adw_view_stack_set_visible_child_name (self->view_stack, "crawl");
+  return TRUE;
 }
 
 void
-cg_project_page_set_site_url (CgProjectPage *self,
-                              const char    *url)
+cg_project_page_toggle_pause (CgProjectPage *self)
 {
   g_return_if_fail (CG_IS_PROJECT_PAGE (self));
 
-  g_free (self->site_url);
-  self->site_url = g_strdup (url);
-  gtk_widget_set_visible (GTK_WIDGET (self->site_group), url != NULL);
-  adw_action_row_set_subtitle (self->site_row, url != NULL ? url : "");
+  if (self->pipeline == NULL || !cg_pipeline_can_pause (self->pipeline))
+    return;
+  if (cg_pipeline_is_paused (self->pipeline))
+    cg_pipeline_resume (self->pipeline);
+  else
+    cg_pipeline_pause (self->pipeline);
+  update_actions (self);
+}
+
+void
+cg_project_page_stop (CgProjectPage *self)
+{
+  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
+
+  if (self->pipeline != NULL)
+    cg_pipeline_stop (self->pipeline);
+  update_actions (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                             */
+
+static void
+explore_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (self->explore_config != NULL)
+    {
+      g_autoptr(CgCrawlConfig) config = cg_crawl_config_copy (self->explore_config);
+
+      ok = cg_project_page_explore (self, config, &self->explore_params, self->explore_javascript, &error);
+    }
+  else
+    ok = cg_project_page_explore_stored (self, &error);
+  if (!ok)
+    toast (self, error->message);
+}
+
+static void
+harvest_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+  guint selected = adw_combo_row_get_selected (self->strategy_row);
+  CgHarvestStrategy strategy = strategies[MIN (selected, G_N_ELEMENTS (strategies) - 1)];
+  g_autoptr(GError) error = NULL;
+
+  if (!cg_project_page_start_harvest (self, strategy, gtk_editable_get_text (GTK_EDITABLE (self->like_row)), &error))
+    toast (self, error->message);
+}
+
+static void
+pause_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+
+  if (self->pipeline != NULL && !cg_pipeline_is_paused (self->pipeline))
+    cg_project_page_toggle_pause (self);
+}
+
+static void
+resume_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+
+  if (self->pipeline != NULL && cg_pipeline_is_paused (self->pipeline))
+    cg_project_page_toggle_pause (self);
+}
+
+static void
+stop_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  cg_project_page_stop (CG_PROJECT_PAGE (widget));
+}
+
+static void
+zoom_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+
+  if (g_str_equal (action_name, "graph.zoom-in"))
+    cg_class_graph_zoom_in (self->graph);
+  else if (g_str_equal (action_name, "graph.zoom-out"))
+    cg_class_graph_zoom_out (self->graph);
+  else if (g_str_equal (action_name, "graph.zoom-fit"))
+    cg_class_graph_zoom_fit (self->graph);
+  else
+    cg_class_graph_zoom_reset (self->graph);
+}
+
+static void
+classes_back_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+
+  adw_leaflet_set_visible_child_name (self->classes_leaflet, "list");
+}
+
+/* The sample page of a by-example harvest defaults to a sample of the
+ * class selected in the graph, or of the entry class. */
+static void
+strategy_changed_cb (CgProjectPage *self)
+{
+  guint selected = adw_combo_row_get_selected (self->strategy_row);
+  gboolean like = selected < G_N_ELEMENTS (strategies) && strategies[selected] == CG_HARVEST_STRATEGY_LIKE;
+  const char *class_name;
+  CgPageClass *klass;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->like_row), like);
+  if (!like || self->model == NULL || *gtk_editable_get_text (GTK_EDITABLE (self->like_row)) != '\0')
+    return;
+  class_name = cg_class_graph_get_selected_class (self->graph);
+  if (class_name == NULL)
+    class_name = cg_site_model_get_entry_class (self->model);
+  klass = class_name != NULL ? cg_site_model_get_class (self->model, class_name) : NULL;
+  if (klass != NULL && klass->samples != NULL && klass->samples[0] != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (self->like_row), klass->samples[0]);
 }
 
 static void
@@ -163,13 +1129,147 @@ open_folder_clicked_cb (CgProjectPage *self)
   gtk_show_uri (GTK_WINDOW (root), uri, GDK_CURRENT_TIME);
 }
 
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+
+void
+cg_project_page_reload (CgProjectPage *self)
+{
+  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
+
+  reload_crawls (self);
+  reload_model (self);
+}
+
+void
+cg_project_page_set_project (CgProjectPage *self,
+                             CgProject     *project)
+{
+  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
+
+  if (self->project == project)
+    return;
+  drop_pipeline (self);
+  g_set_object (&self->project, project);
+  g_clear_pointer (&self->explore_config, cg_crawl_config_free);
+  g_clear_pointer (&self->site_url, g_free);
+  gtk_widget_set_visible (GTK_WIDGET (self->site_group), FALSE);
+  gtk_editable_set_text (GTK_EDITABLE (self->like_row), "");
+  cg_progress_view_reset (self->progress_view);
+  cg_progress_view_set_title (self->progress_view, _("Nothing Running"), NULL);
+  if (project != NULL)
+    {
+      self->pipeline = cg_pipeline_new (project);
+      connect_pipeline (self);
+    }
+  cg_project_page_reload (self);
+  adw_view_stack_set_visible_child_name (self->view_stack, self->model != NULL ? "model" : "crawl");
+}
+
+CgProject *
+cg_project_page_get_project (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->project;
+}
+
+void
+cg_project_page_set_site_url (CgProjectPage *self,
+                              const char    *url)
+{
+  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
+
+  if (g_strcmp0 (self->site_url, url) == 0)
+    return;
+  g_free (self->site_url);
+  self->site_url = g_strdup (url);
+  gtk_widget_set_visible (GTK_WIDGET (self->site_group), url != NULL);
+  adw_action_row_set_subtitle (self->site_row, url != NULL ? url : "");
+  /* The site's own model, when the project has models of several. */
+  if (self->project != NULL)
+    reload_model (self);
+}
+
+void
+cg_project_page_show_view (CgProjectPage *self,
+                           const char    *name)
+{
+  g_return_if_fail (CG_IS_PROJECT_PAGE (self));
+  adw_view_stack_set_visible_child_name (self->view_stack, name);
+}
+
+const char *
+cg_project_page_get_visible_view (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return adw_view_stack_get_visible_child_name (self->view_stack);
+}
+
+AdwViewStack *
+cg_project_page_get_view_stack (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->view_stack;
+}
+
+CgPipeline *
+cg_project_page_get_pipeline (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->pipeline;
+}
+
+CgSiteModel *
+cg_project_page_get_model (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->model;
+}
+
+CgClassGraph *
+cg_project_page_get_graph (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->graph;
+}
+
+CgClassView *
+cg_project_page_get_class_view (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->class_view;
+}
+
+CgProgressView *
+cg_project_page_get_progress_view (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), NULL);
+  return self->progress_view;
+}
+
+guint
+cg_project_page_get_n_listed_classes (CgProjectPage *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), 0);
+
+  while (gtk_list_box_get_row_at_index (self->classes_list, (int) n) != NULL)
+    n++;
+  return n;
+}
+
 static void
 cg_project_page_dispose (GObject *object)
 {
   CgProjectPage *self = CG_PROJECT_PAGE (object);
 
+  drop_pipeline (self);
+  g_clear_object (&self->model);
   g_clear_object (&self->project);
   g_clear_pointer (&self->site_url, g_free);
+  g_clear_pointer (&self->explore_config, cg_crawl_config_free);
+  g_clear_pointer (&self->compare_versions, g_array_unref);
 
   G_OBJECT_CLASS (cg_project_page_parent_class)->dispose (object);
 }
@@ -182,18 +1282,65 @@ cg_project_page_class_init (CgProjectPageClass *klass)
 
   object_class->dispose = cg_project_page_dispose;
 
+  g_type_ensure (CG_TYPE_CLASS_GRAPH);
+  g_type_ensure (CG_TYPE_CLASS_VIEW);
+  g_type_ensure (CG_TYPE_PROGRESS_VIEW);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cartograph/Cartograph/cg-project-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_stack);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_working_page);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_spinner);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, version_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, graph);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, classes_leaflet);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, classes_stack);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, classes_heading);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, classes_list);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, class_title_label);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, class_view);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, strategy_row);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, like_row);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, progress_view);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, site_group);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, site_row);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, name_row);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, folder_row);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, crawl_list);
+  gtk_widget_class_bind_template_callback (widget_class, class_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, class_renamed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, strategy_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, open_site_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, open_folder_clicked_cb);
+
+  gtk_widget_class_install_action (widget_class, "project.explore", NULL, explore_activated);
+  gtk_widget_class_install_action (widget_class, "project.harvest", NULL, harvest_activated);
+  gtk_widget_class_install_action (widget_class, "crawl.pause", NULL, pause_activated);
+  gtk_widget_class_install_action (widget_class, "crawl.resume", NULL, resume_activated);
+  gtk_widget_class_install_action (widget_class, "crawl.stop", NULL, stop_activated);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-out", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-fit", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-reset", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "classes.back", NULL, classes_back_activated);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "classes.back", NULL);
 }
 
 static void
 cg_project_page_init (CgProjectPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->compare_versions = g_array_new (FALSE, FALSE, sizeof (int));
+  cg_learner_params_init (&self->explore_params);
+  self->explore_javascript = TRUE;
+  g_signal_connect_object (self->graph, "class-activated", G_CALLBACK (graph_class_activated_cb), self, 0);
+  g_signal_connect_object (self->version_dropdown, "notify::selected", G_CALLBACK (version_selected_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->classes_leaflet, "notify::visible-child-name", G_CALLBACK (update_actions), self,
+                           G_CONNECT_SWAPPED);
+  update_model_stack (self);
+  update_actions (self);
 }

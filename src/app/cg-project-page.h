@@ -7,18 +7,75 @@
 
 #include <adwaita.h>
 
+#include "cg-class-graph.h"
+#include "cg-class-view.h"
+#include "cg-pipeline.h"
+#include "cg-progress-view.h"
 #include "cg-project.h"
+#include "cg-site-model.h"
 
 G_BEGIN_DECLS
 
+/* The page has three views in an AdwViewStack, which the window puts a
+ * switcher on: "model" (the page-class graph of the latest model, with
+ * zoom controls and a comparison with an earlier version), "classes"
+ * (the classes with their page and record counts, and one class at a time
+ * in a CgClassView) and "crawl" (starting a harvest, the live progress
+ * and the project's crawls).
+ *
+ * It owns the project's CgPipeline: explorations, sample rendering,
+ * record extraction and harvests run from here, in the background.
+ * Messages for the user go to the window's "win.toast" action. */
 #define CG_TYPE_PROJECT_PAGE (cg_project_page_get_type ())
 G_DECLARE_FINAL_TYPE (CgProjectPage, cg_project_page, CG, PROJECT_PAGE, AdwBin)
 
-void        cg_project_page_set_project  (CgProjectPage *self,
-                                          CgProject     *project);
-CgProject  *cg_project_page_get_project  (CgProjectPage *self);
-void        cg_project_page_set_site_url (CgProjectPage *self,
-                                          const char    *url);
-void        cg_project_page_reload       (CgProjectPage *self);
+/* Shows @project and its latest model; stops whatever ran on the project
+ * shown before. */
+void            cg_project_page_set_project       (CgProjectPage         *self,
+                                                   CgProject             *project);
+CgProject      *cg_project_page_get_project       (CgProjectPage         *self);
+void            cg_project_page_set_site_url      (CgProjectPage         *self,
+                                                   const char            *url);
+/* Reads the crawls, the model and the counts from the store again. */
+void            cg_project_page_reload            (CgProjectPage         *self);
+
+/* Starts an exploration with these settings (remembered for "Explore
+ * Again"), then renders the new model's samples and extracts its records. */
+gboolean        cg_project_page_explore           (CgProjectPage         *self,
+                                                   const CgCrawlConfig   *config,
+                                                   const CgLearnerParams *params,
+                                                   gboolean               javascript,
+                                                   GError               **error);
+/* Starts an exploration with the settings of the project's newest stored
+ * exploration (such as the one the New Crawl dialog recorded). */
+gboolean        cg_project_page_explore_stored    (CgProjectPage         *self,
+                                                   GError               **error);
+/* Harvests the shown model. @like_url is the sample page of
+ * CG_HARVEST_STRATEGY_LIKE, NULL otherwise. */
+gboolean        cg_project_page_start_harvest     (CgProjectPage         *self,
+                                                   CgHarvestStrategy      strategy,
+                                                   const char            *like_url,
+                                                   GError               **error);
+void            cg_project_page_toggle_pause      (CgProjectPage         *self);
+void            cg_project_page_stop              (CgProjectPage         *self);
+
+/* "model", "classes" or "crawl". */
+void            cg_project_page_show_view         (CgProjectPage         *self,
+                                                   const char            *name);
+const char     *cg_project_page_get_visible_view  (CgProjectPage         *self);
+/* Shows @class_name of the shown model in the Classes view. */
+gboolean        cg_project_page_open_class        (CgProjectPage         *self,
+                                                   const char            *class_name);
+/* The class the Classes view shows, or NULL when it shows the list. */
+const char     *cg_project_page_get_open_class    (CgProjectPage         *self);
+
+AdwViewStack   *cg_project_page_get_view_stack    (CgProjectPage         *self);
+CgPipeline     *cg_project_page_get_pipeline      (CgProjectPage         *self);
+CgSiteModel    *cg_project_page_get_model         (CgProjectPage         *self);
+CgClassGraph   *cg_project_page_get_graph         (CgProjectPage         *self);
+CgClassView    *cg_project_page_get_class_view    (CgProjectPage         *self);
+CgProgressView *cg_project_page_get_progress_view (CgProjectPage         *self);
+/* Rows in the Classes list. */
+guint           cg_project_page_get_n_listed_classes (CgProjectPage      *self);
 
 G_END_DECLS

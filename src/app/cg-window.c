@@ -9,6 +9,7 @@
 
 #include "cg-demo-server.h"
 #include "cg-new-crawl-dialog.h"
+#include "cg-preferences-window.h"
 #include "cg-project.h"
 #include "cg-project-page.h"
 #include "cg-recent-projects.h"
@@ -19,15 +20,102 @@
  * taken when this one is busy. */
 #define DEMO_PREFERRED_PORT 8642
 
+/* The demo site is served from a thread of its own: an exploration
+ * without politeness asks for pages as fast as it can, and serving them
+ * from the main loop would keep the window from answering. */
+typedef struct {
+  GThread      *thread;
+  GMainContext *context;
+  GMainLoop    *loop;
+  GMutex        lock;
+  GCond         cond;
+  gboolean      ready;
+  char         *url;      /* set once it listens */
+  GError       *error;    /* set when it could not */
+} DemoThread;
+
+static gpointer
+demo_thread_main (gpointer user_data)
+{
+  DemoThread *demo = user_data;
+  g_autoptr(CgDemoServer) server = cg_demo_server_new ();
+  GError *error = NULL;
+  gboolean ok;
+
+  g_main_context_push_thread_default (demo->context);
+  ok = cg_demo_server_start (server, DEMO_PREFERRED_PORT, NULL) || cg_demo_server_start (server, 0, &error);
+
+  g_mutex_lock (&demo->lock);
+  if (ok)
+    demo->url = cg_demo_server_get_url (server);
+  demo->error = error;
+  demo->ready = TRUE;
+  g_cond_signal (&demo->cond);
+  g_mutex_unlock (&demo->lock);
+
+  if (ok)
+    {
+      g_main_loop_run (demo->loop);
+      cg_demo_server_stop (server);
+    }
+  g_main_context_pop_thread_default (demo->context);
+  return NULL;
+}
+
+static DemoThread *
+demo_thread_start (GError **error)
+{
+  DemoThread *demo = g_new0 (DemoThread, 1);
+
+  g_mutex_init (&demo->lock);
+  g_cond_init (&demo->cond);
+  demo->context = g_main_context_new ();
+  demo->loop = g_main_loop_new (demo->context, FALSE);
+  demo->thread = g_thread_new ("cg-demo-server", demo_thread_main, demo);
+
+  /* Listening takes a moment only: the window waits for it. */
+  g_mutex_lock (&demo->lock);
+  while (!demo->ready)
+    g_cond_wait (&demo->cond, &demo->lock);
+  g_mutex_unlock (&demo->lock);
+  if (demo->url == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&demo->error));
+      g_thread_join (demo->thread);
+      demo->thread = NULL;
+      g_main_loop_unref (demo->loop);
+      g_main_context_unref (demo->context);
+      g_mutex_clear (&demo->lock);
+      g_cond_clear (&demo->cond);
+      g_free (demo);
+      return NULL;
+    }
+  return demo;
+}
+
+static void
+demo_thread_stop (DemoThread *demo)
+{
+  g_main_loop_quit (demo->loop);
+  g_thread_join (demo->thread);
+  g_main_loop_unref (demo->loop);
+  g_main_context_unref (demo->context);
+  g_mutex_clear (&demo->lock);
+  g_cond_clear (&demo->cond);
+  g_free (demo->url);
+  g_free (demo);
+}
+
 struct _CgWindow
 {
   AdwApplicationWindow parent_instance;
 
   GSettings     *settings;
-  CgDemoServer  *demo_server;
+  DemoThread    *demo;
 
   AdwToastOverlay *toast_overlay;
-  AdwWindowTitle  *window_title;
+  AdwViewSwitcherTitle *switcher_title;
+  AdwViewSwitcherBar   *switcher_bar;
   GtkWidget       *back_button;
   GtkStack        *stack;
   AdwPreferencesGroup *recent_group;
@@ -45,13 +133,26 @@ cg_window_show_toast (CgWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
+/* The switcher moves to the bottom bar when the window is too narrow for
+ * it in the header bar (the title shows instead), as the HIG has it. */
+static void
+update_switcher_bar_cb (CgWindow *self)
+{
+  gboolean on_project = g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "project") == 0;
+
+  adw_view_switcher_bar_set_reveal (self->switcher_bar,
+                                    on_project && adw_view_switcher_title_get_title_visible (self->switcher_title));
+}
+
 static void
 show_start (CgWindow *self)
 {
   gtk_stack_set_visible_child_name (self->stack, "start");
   gtk_widget_set_visible (self->back_button, FALSE);
-  adw_window_title_set_title (self->window_title, _("Cartograph"));
-  adw_window_title_set_subtitle (self->window_title, NULL);
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, FALSE);
+  adw_view_switcher_title_set_title (self->switcher_title, _("Cartograph"));
+  adw_view_switcher_title_set_subtitle (self->switcher_title, NULL);
+  update_switcher_bar_cb (self);
 }
 
 static void
@@ -88,11 +189,30 @@ show_project (CgWindow   *self,
   cg_project_page_set_site_url (self->project_page, site_url);
   gtk_stack_set_visible_child_name (self->stack, "project");
   gtk_widget_set_visible (self->back_button, TRUE);
-  adw_window_title_set_title (self->window_title, cg_project_get_name (project));
-  adw_window_title_set_subtitle (self->window_title, cg_project_get_folder (project));
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, TRUE);
+  adw_view_switcher_title_set_title (self->switcher_title, cg_project_get_name (project));
+  adw_view_switcher_title_set_subtitle (self->switcher_title, cg_project_get_folder (project));
+  update_switcher_bar_cb (self);
 
   cg_recent_projects_add (self->settings, cg_project_get_folder (project));
   reload_recent_projects (self);
+}
+
+/* The project the page shows already, when it is the same folder, so
+ * that opening it again does not stop what runs on it. */
+static CgProject *
+open_project_folder (CgWindow    *self,
+                     const char  *folder,
+                     const char  *new_name,
+                     GError     **error)
+{
+  CgProject *shown = cg_project_page_get_project (self->project_page);
+
+  if (shown != NULL && g_str_equal (cg_project_get_folder (shown), folder))
+    return g_object_ref (shown);
+  if (new_name != NULL && !cg_project_is_project_folder (folder))
+    return cg_project_create (folder, new_name, error);
+  return cg_project_open (folder, error);
 }
 
 void
@@ -111,7 +231,7 @@ cg_window_open_project (CgWindow *self,
       return;
     }
 
-  project = cg_project_open (path, &error);
+  project = open_project_folder (self, path, NULL, &error);
   if (project == NULL)
     {
       cg_window_show_toast (self, error->message);
@@ -121,33 +241,48 @@ cg_window_open_project (CgWindow *self,
 }
 
 static gboolean
-project_has_seed (CgProject  *project,
-                  const char *seed_url)
+project_has_model_of (CgProject  *project,
+                      const char *site)
 {
-  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (cg_project_get_store (project),
-                                                   "SELECT 1 FROM crawls WHERE seed_url = ?1",
-                                                   NULL);
+  g_autoptr(CgSiteModel) model = cg_site_model_load_latest (cg_project_get_store (project), site, NULL);
 
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, seed_url, -1, SQLITE_TRANSIENT);
-  return sqlite3_step (stmt) == SQLITE_ROW;
+  return model != NULL;
+}
+
+/* The demo site is served from this process on 127.0.0.1, so its crawls
+ * need no politeness; they still wait a little between requests, one at a
+ * time, so that a harvest of the demo lasts long enough to be watched,
+ * paused and stopped (about a minute). robots.txt, JavaScript and the
+ * sample size follow the preferences like any other crawl's. */
+#define DEMO_DELAY_S 0.05
+
+static CgCrawlConfig *
+demo_crawl_config (CgWindow   *self,
+                   const char *url)
+{
+  CgCrawlConfig *config = cg_crawl_config_new ();
+  g_autofree char *contact = g_settings_get_string (self->settings, "user-agent-contact");
+
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = g_strdup (url);
+  config->obey_robots = g_settings_get_boolean (self->settings, "respect-robots");
+  if (*contact != '\0')
+    config->contact = g_steal_pointer (&contact);
+  cg_crawl_config_disable_politeness (config);
+  config->min_delay = DEMO_DELAY_S;
+  config->max_delay = DEMO_DELAY_S;
+  config->max_per_host = 1;
+  return config;
 }
 
 static gboolean
 start_demo_server (CgWindow  *self,
                    GError   **error)
 {
-  if (self->demo_server != NULL)
-    return TRUE;
-
-  self->demo_server = cg_demo_server_new ();
-  if (cg_demo_server_start (self->demo_server, DEMO_PREFERRED_PORT, NULL))
-    return TRUE;
-  if (cg_demo_server_start (self->demo_server, 0, error))
-    return TRUE;
-  g_clear_object (&self->demo_server);
-  return FALSE;
+  if (self->demo == NULL)
+    self->demo = demo_thread_start (error);
+  return self->demo != NULL;
 }
 
 void
@@ -166,20 +301,11 @@ cg_window_try_demo (CgWindow *self)
       cg_window_show_toast (self, error->message);
       return;
     }
-  url = cg_demo_server_get_url (self->demo_server);
+  url = g_strdup (self->demo->url);
 
   folder = g_build_filename (g_get_user_data_dir (), "cartograph", "demo", NULL);
-  project = cg_project_is_project_folder (folder)
-            ? cg_project_open (folder, &error)
-            : cg_project_create (folder, _("Demo Bookshop"), &error);
+  project = open_project_folder (self, folder, _("Demo Bookshop"), &error);
   if (project == NULL)
-    {
-      cg_window_show_toast (self, error->message);
-      return;
-    }
-
-  if (!project_has_seed (project, url) &&
-      cg_project_add_crawl (project, "explore", url, "{\"sample_size\":200,\"robots\":\"obey\"}", &error) < 0)
     {
       cg_window_show_toast (self, error->message);
       return;
@@ -189,6 +315,21 @@ cg_window_try_demo (CgWindow *self)
   /* Translators: %s is the address of the demo site, such as http://127.0.0.1:8642/. */
   message = g_strdup_printf (_("The demo site is running at %s"), url);
   cg_window_show_toast (self, message);
+
+  /* A demo explored before opens on its model; a new one is explored at
+   * once, and nothing starts while something runs on the project. */
+  if (!project_has_model_of (project, url) &&
+      !cg_pipeline_is_busy (cg_project_page_get_pipeline (self->project_page)))
+    {
+      g_autoptr(CgCrawlConfig) config = demo_crawl_config (self, url);
+      CgLearnerParams params;
+
+      cg_learner_params_init (&params);
+      params.max_pages = g_settings_get_uint (self->settings, "sample-size");
+      if (!cg_project_page_explore (self->project_page, config, &params,
+                                    g_settings_get_boolean (self->settings, "javascript"), &error))
+        cg_window_show_toast (self, error->message);
+    }
 }
 
 static void
@@ -209,8 +350,14 @@ project_created_cb (CgNewCrawlDialog *dialog,
                     CgProject        *project,
                     CgWindow         *self)
 {
+  g_autoptr(GError) error = NULL;
+
   show_project (self, project, NULL);
-  cg_window_show_toast (self, _("Project created"));
+  /* The dialog recorded the exploration's settings; it starts now. */
+  if (!cg_project_page_explore_stored (self->project_page, &error))
+    cg_window_show_toast (self, error->message);
+  else
+    cg_window_show_toast (self, _("Project created: exploring the site"));
 }
 
 static void
@@ -276,6 +423,92 @@ show_start_activated (GtkWidget  *widget,
   show_start (CG_WINDOW (widget));
 }
 
+static void
+toast_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  cg_window_show_toast (CG_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+preferences_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  GtkWindow *preferences = GTK_WINDOW (cg_preferences_window_new (GTK_WINDOW (widget)));
+
+  gtk_window_present (preferences);
+}
+
+static gboolean
+on_project_page (CgWindow *self)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "project") == 0;
+}
+
+static void
+pause_crawl_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  CgWindow *self = CG_WINDOW (widget);
+
+  if (on_project_page (self))
+    cg_project_page_toggle_pause (self->project_page);
+}
+
+static void
+stop_crawl_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  CgWindow *self = CG_WINDOW (widget);
+
+  if (on_project_page (self))
+    cg_project_page_stop (self->project_page);
+}
+
+static void
+show_view_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  CgWindow *self = CG_WINDOW (widget);
+
+  if (on_project_page (self))
+    cg_project_page_show_view (self->project_page, g_variant_get_string (parameter, NULL));
+}
+
+/* AdwStyleManager follows the system unless the preference forces a
+ * scheme. */
+static void
+color_scheme_changed_cb (CgWindow *self)
+{
+  g_autofree char *scheme = g_settings_get_string (self->settings, "color-scheme");
+  AdwColorScheme color_scheme = ADW_COLOR_SCHEME_DEFAULT;
+
+  if (g_str_equal (scheme, "light"))
+    color_scheme = ADW_COLOR_SCHEME_FORCE_LIGHT;
+  else if (g_str_equal (scheme, "dark"))
+    color_scheme = ADW_COLOR_SCHEME_FORCE_DARK;
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), color_scheme);
+}
+
+GtkWidget *
+cg_window_get_project_page (CgWindow *self)
+{
+  g_return_val_if_fail (CG_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->project_page);
+}
+
+char *
+cg_window_get_demo_url (CgWindow *self)
+{
+  g_return_val_if_fail (CG_IS_WINDOW (self), NULL);
+  return self->demo != NULL ? g_strdup (self->demo->url) : NULL;
+}
+
 static gboolean
 cg_window_close_request (GtkWindow *window)
 {
@@ -295,9 +528,7 @@ cg_window_dispose (GObject *object)
 {
   CgWindow *self = CG_WINDOW (object);
 
-  if (self->demo_server != NULL)
-    cg_demo_server_stop (self->demo_server);
-  g_clear_object (&self->demo_server);
+  g_clear_pointer (&self->demo, demo_thread_stop);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (cg_window_parent_class)->dispose (object);
@@ -317,22 +548,35 @@ cg_window_class_init (CgWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cartograph/Cartograph/cg-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CgWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, CgWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, CgWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, CgWindow, switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, project_page);
   gtk_widget_class_bind_template_callback (widget_class, recent_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, update_switcher_bar_cb);
 
   gtk_widget_class_install_action (widget_class, "win.new-crawl", NULL, new_crawl_activated);
   gtk_widget_class_install_action (widget_class, "win.open-project", NULL, open_project_activated);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_activated);
   gtk_widget_class_install_action (widget_class, "win.show-start", NULL, show_start_activated);
+  gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_activated);
+  gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_activated);
+  gtk_widget_class_install_action (widget_class, "win.pause-crawl", NULL, pause_crawl_activated);
+  gtk_widget_class_install_action (widget_class, "win.stop-crawl", NULL, stop_crawl_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_activated);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-crawl", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-project", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.show-start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_comma, GDK_CONTROL_MASK, "win.preferences", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause-crawl", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_period, GDK_CONTROL_MASK, "win.stop-crawl", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-view", "s", "model");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-view", "s", "classes");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-view", "s", "crawl");
 }
 
 static void
@@ -346,6 +590,12 @@ cg_window_init (CgWindow *self)
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
+  g_signal_connect_object (self->settings, "changed::color-scheme", G_CALLBACK (color_scheme_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  color_scheme_changed_cb (self);
+
+  adw_view_switcher_title_set_stack (self->switcher_title, cg_project_page_get_view_stack (self->project_page));
+  adw_view_switcher_bar_set_stack (self->switcher_bar, cg_project_page_get_view_stack (self->project_page));
 
   reload_recent_projects (self);
   show_start (self);

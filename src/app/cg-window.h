@@ -20,5 +20,9 @@ void      cg_window_open_project  (CgWindow      *self,
 void      cg_window_try_demo      (CgWindow      *self);
 void      cg_window_show_toast    (CgWindow      *self,
                                    const char    *message);
+/* The page of the open project (also while the start page is shown). */
+GtkWidget *cg_window_get_project_page (CgWindow  *self);
+/* The address of the demo site once Try the Demo started it, or NULL. */
+char     *cg_window_get_demo_url  (CgWindow      *self);
 
 G_END_DECLS

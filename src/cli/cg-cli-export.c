@@ -5,12 +5,67 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <gio/gunixoutputstream.h>
 
 #include "cg-cli.h"
 #include "cg-export.h"
+
+/* CSV or TSV records of several classes: one file per class in @folder,
+ * CLASS.FORMAT, each written whole or not at all. */
+static int
+export_records_per_class (CgProject          *project,
+                          CgSiteModel        *model,
+                          const char * const *classes,
+                          CgExportFormat      format,
+                          const char         *folder)
+{
+  if (g_mkdir_with_parents (folder, 0755) != 0)
+    {
+      cg_cli_print_error (_("cannot create the folder “%s”: %s"), folder, g_strerror (errno));
+      return CG_CLI_EXIT_FAILED;
+    }
+  for (guint i = 0; classes[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.%s", classes[i], cg_export_format_to_string (format));
+      g_autofree char *path = NULL;
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(GOutputStream) out = NULL;
+      g_autoptr(GError) error = NULL;
+
+      /* Class names are the model's; one that is not a plain file name
+       * does not get to choose where it is written. */
+      if (strchr (classes[i], '/') != NULL || classes[i][0] == '.')
+        {
+          cg_cli_print_error (_("the class name “%s” cannot be a file name: export it with --class"), classes[i]);
+          return CG_CLI_EXIT_FAILED;
+        }
+      path = g_build_filename (folder, name, NULL);
+      file = g_file_new_for_path (path);
+      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+      if (out == NULL || !cg_export_records (project, model, classes[i], format, out, &error))
+        {
+          if (out != NULL)
+            {
+              g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+              g_cancellable_cancel (abandon);
+              g_output_stream_close (out, abandon, NULL);
+            }
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_FAILED;
+        }
+      if (!g_output_stream_close (out, NULL, &error))
+        {
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_FAILED;
+        }
+    }
+  return CG_CLI_EXIT_OK;
+}
 
 int
 cg_cli_export (int    argc,
@@ -21,6 +76,7 @@ cg_cli_export (int    argc,
   g_autofree char *format_name = NULL;
   g_autofree char *site = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *class_name = NULL;
   int version = 0;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -38,12 +94,23 @@ cg_cli_export (int    argc,
       N_("json, jsonl, csv, tsv, dot or graphml (model: json, tsv, dot, graphml; pages: jsonl, csv, tsv)"), N_("FORMAT") },
     { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use (default: the newest model)"), N_("URL") },
     { "model", 'm', 0, G_OPTION_ARG_INT, &version, N_("The model version (default: the newest)"), N_("VERSION") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to this file instead of standard output"), N_("FILE") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to this file instead of standard output (records as csv or tsv of several classes: a folder, "
+         "one file per class)"), N_("FILE") },
+    { "class", 'c', 0, G_OPTION_ARG_STRING, &class_name, N_("Records: only this page class (default: every class)"),
+      N_("CLASS") },
     { NULL }
   };
 
   context = g_option_context_new (NULL);
-  g_option_context_set_summary (context, _("Export a project’s model, pages or records."));
+  g_option_context_set_summary (context,
+                                _("Export a project’s model, pages or records.\n\n"
+                                  "Records (see “cartograph-cli extract”) carry their class, the URL of their "
+                                  "page, their region (an XPath) and their position in the page, then their "
+                                  "fields by column name. JSON Lines holds every class in one file; a CSV or "
+                                  "TSV table holds one class, so with several classes either name one with "
+                                  "--class or give --output a folder, which gets one file per class "
+                                  "(CLASS.csv)."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
@@ -95,10 +162,42 @@ cg_cli_export (int    argc,
   /* Pages export without a model: every page is unclassified. */
   g_clear_error (&error);
 
-  if (g_str_equal (what, "records"))
+  if (class_name != NULL && !g_str_equal (what, "records"))
     {
-      cg_cli_print_error (_("the project “%s” has no extracted records"), folder);
-      return CG_CLI_EXIT_FAILED;
+      cg_cli_print_error (_("--class applies to records only"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (g_str_equal (what, "records") && class_name != NULL && cg_site_model_get_class (model, class_name) == NULL)
+    {
+      cg_cli_print_error (_("the model version %d of %s has no class “%s”"),
+                          cg_site_model_get_version (model), cg_site_model_get_site (model), class_name);
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (g_str_equal (what, "records") && class_name == NULL && (format == CG_EXPORT_CSV || format == CG_EXPORT_TSV))
+    {
+      g_auto(GStrv) classes = cg_export_list_record_classes (project, model, &error);
+
+      if (classes == NULL)
+        {
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_FAILED;
+        }
+      if (classes[0] == NULL)
+        {
+          cg_cli_print_error (_("the project “%s” has no extracted records (run “cartograph-cli extract”)"), folder);
+          return CG_CLI_EXIT_FAILED;
+        }
+      if (classes[1] == NULL)
+        class_name = g_strdup (classes[0]);
+      else if (output != NULL && (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, "/")))
+        return export_records_per_class (project, model, (const char * const *) classes, format, output);
+      else
+        {
+          cg_cli_print_error (_("records of %u classes do not fit one %s table: name one with --class, "
+                                "give --output a folder for one file per class, or use --format jsonl"),
+                              g_strv_length (classes), format_name);
+          return CG_CLI_EXIT_USAGE;
+        }
     }
 
   if (output != NULL)
@@ -116,6 +215,8 @@ cg_cli_export (int    argc,
 
   if (g_str_equal (what, "model"))
     ok = cg_export_model (model, format, out, &error);
+  else if (g_str_equal (what, "records"))
+    ok = cg_export_records (project, model, class_name, format, out, &error);
   else
     ok = cg_export_pages (project, model, format, out, &error);
 

@@ -19,8 +19,11 @@ typedef struct {
 
 static const CgCliCommand commands[] = {
   { "compare",    N_("Compare two versions of a site’s model"),             cg_cli_compare },
+  { "clustvx",    N_("Find the data records of a saved list page (ClustVX)"), cg_cli_clustvx },
   { "crawl",      N_("Archive a site in WARC: a polite, resumable crawl"), cg_cli_crawl },
   { "export",     N_("Export a project’s model, pages or records"),         cg_cli_export },
+  { "extract",    N_("Extract the data records of a model’s page classes"), cg_cli_extract },
+  { "harvest",    N_("Archive a site by its model: by class, pattern or example"), cg_cli_harvest },
   { "import",     N_("Save a crawl spec or model file as a model version"), cg_cli_import },
   { "info",       N_("Show what a project folder holds"),                  cg_cli_info },
   { "model",      N_("Learn how a site is built: page classes and their links"), cg_cli_model },

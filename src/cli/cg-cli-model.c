@@ -10,10 +10,9 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
-#include "cg-archive.h"
+#include "cg-class-sampler.h"
 #include "cg-cli.h"
 #include "cg-display.h"
-#include "cg-renderer-pool.h"
 #include "cg-site-explorer.h"
 
 typedef struct {
@@ -59,114 +58,98 @@ interrupt_cb (gpointer user_data)
 }
 
 /* The sample pages of each class, rendered from the archive the learning
- * crawl wrote (nothing is fetched live): a thumbnail and the decorated DOM
- * (boxes, visibility, fontdata), kept in the project as
- * thumbnails/model-VERSION/CLASS-N.png and .html, N following the order of
- * the class's samples in the model. Record extraction learns its wrappers
- * on these pages. */
+ * crawl wrote (see cg-class-sampler.h); record extraction learns its
+ * wrappers on them. */
 typedef struct {
   GMainLoop *loop;
-  char      *folder;
-  guint      pending;
-  guint      done;
-  guint      failed;
+  gboolean   ok;
+  gboolean   machine;   /* progress as lines for a program: see --machine-progress */
+  GError    *error;
 } RenderSamples;
 
-typedef struct {
-  RenderSamples *state;
-  char          *base;   /* the path without its extension */
-} SampleJob;
+/* One line, whatever the message holds, so that a reader of the machine
+ * progress can split on lines and tabs. */
+static char *
+one_line (const char *text)
+{
+  char *line = g_strdup (text);
+
+  for (char *p = line; *p != '\0'; p++)
+    if (*p == '\n' || *p == '\r' || *p == '\t')
+      *p = ' ';
+  return line;
+}
 
 static void
-sample_rendered_cb (GObject      *source,
-                    GAsyncResult *res,
-                    gpointer      user_data)
+sample_failed_cb (CgClassSampler *sampler,
+                  const char     *url,
+                  const GError   *error,
+                  RenderSamples  *state)
 {
-  SampleJob *job = user_data;
-  RenderSamples *state = job->state;
-  g_autoptr(CgRenderResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  result = cg_renderer_pool_render_finish (CG_RENDERER_POOL (source), res, &error);
-  if (result != NULL)
+  if (state->machine)
     {
-      g_autofree char *html_path = g_strconcat (job->base, ".html", NULL);
-      g_autofree char *png_path = g_strconcat (job->base, ".png", NULL);
+      g_autofree char *message = one_line (error->message);
+      g_autofree char *where = one_line (url);
 
-      if (g_file_set_contents (html_path, result->html, -1, &error) &&
-          (result->thumbnail == NULL ||
-           g_file_set_contents (png_path, g_bytes_get_data (result->thumbnail, NULL),
-                                (gssize) g_bytes_get_size (result->thumbnail), &error)))
-        state->done++;
+      printf ("failed %s\t%s\n", where, message);
+      fflush (stdout);
     }
-  if (error != NULL)
-    {
-      cg_cli_print_error ("%s", error->message);
-      state->failed++;
-    }
-  g_free (job->base);
-  g_free (job);
-  if (--state->pending == 0)
-    g_main_loop_quit (state->loop);
+  else
+    cg_cli_print_error ("%s: %s", url, error->message);
+}
+
+static void
+sample_progress_cb (CgClassSampler *sampler,
+                    guint           done,
+                    guint           total,
+                    RenderSamples  *state)
+{
+  if (!state->machine)
+    return;
+  printf ("progress %u %u\n", done, total);
+  fflush (stdout);
+}
+
+static void
+samples_rendered_cb (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  RenderSamples *state = user_data;
+
+  state->ok = cg_class_sampler_run_finish (CG_CLASS_SAMPLER (source), result, &state->error);
+  g_main_loop_quit (state->loop);
 }
 
 static gboolean
 render_samples (CgProject    *project,
                 CgSiteModel  *model,
                 gboolean      javascript,
+                gboolean      machine_progress,
                 guint        *out_rendered,
                 GError      **error)
 {
-  g_autoptr(CgArchive) archive = NULL;
   g_autoptr(CgDisplay) display = NULL;
-  g_autoptr(CgWebContext) context = NULL;
-  g_autoptr(CgRendererPool) pool = NULL;
-  g_autofree char *thumbnails = cg_project_get_thumbnails_dir (project);
-  g_autofree char *subfolder = g_strdup_printf ("model-%d", cg_site_model_get_version (model));
+  g_autoptr(CgClassSampler) sampler = NULL;
   RenderSamples state = { 0 };
-  GPtrArray *classes = cg_site_model_get_classes (model);
-  CgRenderOptions options;
 
-  archive = cg_archive_new_for_project (cg_project_get_folder (project), cg_site_model_get_crawl_id (model), error);
-  if (archive == NULL)
-    return FALSE;
   display = cg_display_open (error);
   if (display == NULL)
     return FALSE;
-  context = cg_web_context_new_for_archive (archive, javascript, error);
-  if (context == NULL)
-    return FALSE;
-  cg_render_options_init (&options);
-  pool = cg_renderer_pool_new (context, 0, &options);
-
-  state.folder = g_build_filename (thumbnails, subfolder, NULL);
-  if (g_mkdir_with_parents (state.folder, 0755) != 0)
+  state.machine = machine_progress;
+  sampler = cg_class_sampler_new (project, model, javascript, 0, NULL);
+  g_signal_connect (sampler, "sample-failed", G_CALLBACK (sample_failed_cb), &state);
+  g_signal_connect (sampler, "progress", G_CALLBACK (sample_progress_cb), &state);
+  state.loop = g_main_loop_new (NULL, FALSE);
+  cg_class_sampler_run_async (sampler, NULL, samples_rendered_cb, &state);
+  g_main_loop_run (state.loop);
+  g_main_loop_unref (state.loop);
+  if (!state.ok)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot create the folder “%s”"), state.folder);
-      g_free (state.folder);
+      g_propagate_error (error, state.error);
       return FALSE;
     }
-  state.loop = g_main_loop_new (NULL, FALSE);
-  for (guint i = 0; i < classes->len; i++)
-    {
-      CgPageClass *klass = g_ptr_array_index (classes, i);
-
-      for (guint j = 0; klass->samples[j] != NULL; j++)
-        {
-          SampleJob *job = g_new0 (SampleJob, 1);
-          g_autofree char *name = g_strdup_printf ("%s-%u", klass->name, j + 1);
-
-          job->state = &state;
-          job->base = g_build_filename (state.folder, name, NULL);
-          state.pending++;
-          cg_renderer_pool_render_async (pool, klass->samples[j], NULL, sample_rendered_cb, job);
-        }
-    }
-  if (state.pending > 0)
-    g_main_loop_run (state.loop);
-  g_main_loop_unref (state.loop);
-  g_free (state.folder);
-  *out_rendered = state.done;
+  *out_rendered = cg_class_sampler_get_n_rendered (sampler);
   return TRUE;
 }
 
@@ -196,6 +179,83 @@ print_model (CgSiteModel *model)
     }
 }
 
+/* The model to render with --render-only: the version asked for of the
+ * site asked for, else the newest model of the project. */
+static CgSiteModel *
+load_model_to_render (CgProject   *project,
+                      const char  *site,
+                      int          version,
+                      GError     **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_auto(GStrv) sites = NULL;
+  g_autoptr(CgSiteModel) newest = NULL;
+
+  if (site != NULL)
+    return version > 0 ? cg_site_model_load (store, site, version, error)
+                       : cg_site_model_load_latest (store, site, error);
+  sites = cg_site_model_list_sites (store, error);
+  if (sites == NULL)
+    return NULL;
+  if (sites[0] != NULL && sites[1] == NULL)
+    return version > 0 ? cg_site_model_load (store, sites[0], version, error)
+                       : cg_site_model_load_latest (store, sites[0], error);
+  if (sites[0] != NULL && version > 0)
+    {
+      g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
+                   _("The project “%s” has models of several sites: name one with --site"),
+                   cg_project_get_folder (project));
+      return NULL;
+    }
+  for (guint i = 0; sites[i] != NULL; i++)
+    {
+      g_autoptr(CgSiteModel) model = version > 0 ? cg_site_model_load (store, sites[i], version, NULL)
+                                                 : cg_site_model_load_latest (store, sites[i], NULL);
+
+      if (model != NULL && (newest == NULL || cg_site_model_get_id (model) > cg_site_model_get_id (newest)))
+        g_set_object (&newest, model);
+    }
+  if (newest == NULL)
+    g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
+                 _("The project “%s” has no model to render the samples of"), cg_project_get_folder (project));
+  return g_steal_pointer (&newest);
+}
+
+/* --render-only: the samples of a saved model, without a new exploration.
+ * The window runs this in a process of its own, so that WebKit's work
+ * stays off its main loop and its windows off the user's screen. */
+static int
+render_only (const char *folder,
+             const char *site,
+             int         version,
+             gboolean    javascript,
+             gboolean    machine_progress,
+             gboolean    quiet)
+{
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  guint rendered = 0;
+
+  project = cg_project_open (folder, &error);
+  if (project != NULL)
+    model = load_model_to_render (project, site, version, &error);
+  if (model == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  if (!render_samples (project, model, javascript, machine_progress, &rendered, &error))
+    {
+      cg_cli_print_error (_("the sample pages could not be rendered: %s"), error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  if (!quiet && !machine_progress)
+    printf (_("Rendered %u sample pages of model version %d into %s\n"),
+            rendered, cg_site_model_get_version (model), cg_project_get_folder (project));
+  return CG_CLI_EXIT_OK;
+}
+
 int
 cg_cli_model (int    argc,
               char **argv)
@@ -204,8 +264,11 @@ cg_cli_model (int    argc,
   g_autofree char *navigation = NULL;
   g_autofree char *scope = NULL;
   g_autofree char *contact = NULL;
+  g_autofree char *site = NULL;
   gboolean ignore_robots = FALSE, no_politeness = FALSE, quiet = FALSE, no_render = FALSE;
+  gboolean only_render = FALSE, no_javascript = FALSE, machine_progress = FALSE;
   int pages = CG_LEARNER_DEFAULT_MAX_PAGES;
+  int version = 0;
   double delay = -1;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -226,6 +289,11 @@ cg_cli_model (int    argc,
     { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
     { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
     { "no-render", 0, 0, G_OPTION_ARG_NONE, &no_render, N_("Do not render the classes’ sample pages (thumbnails and visual features)"), NULL },
+    { "no-javascript", 0, 0, G_OPTION_ARG_NONE, &no_javascript, N_("Render the sample pages without running their scripts"), NULL },
+    { "render-only", 0, 0, G_OPTION_ARG_NONE, &only_render, N_("Only render the sample pages of a saved model (no URL)"), NULL },
+    { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("With --render-only: the site whose model to render"), N_("URL") },
+    { "version", 0, 0, G_OPTION_ARG_INT, &version, N_("With --render-only: the model version (default the latest)"), N_("N") },
+    { "machine-progress", 0, 0, G_OPTION_ARG_NONE, &machine_progress, N_("Report rendering as “progress DONE TOTAL” and “failed URL<TAB>MESSAGE” lines on standard output"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
     { NULL }
   };
@@ -236,6 +304,25 @@ cg_cli_model (int    argc,
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 
+  if (only_render)
+    {
+      if (folder == NULL || argc != 1)
+        {
+          cg_cli_print_error (_("model --render-only needs --project DIR and no URL"));
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (version < 0)
+        {
+          cg_cli_print_error (_("--version must be a version number, not %d"), version);
+          return CG_CLI_EXIT_USAGE;
+        }
+      return render_only (folder, site, version, !no_javascript, machine_progress, quiet);
+    }
+  if (site != NULL || version != 0 || machine_progress)
+    {
+      cg_cli_print_error (_("--site, --version and --machine-progress go with --render-only"));
+      return CG_CLI_EXIT_USAGE;
+    }
   if (folder == NULL || argc != 2)
     {
       cg_cli_print_error (_("model needs one URL and --project DIR"));
@@ -323,7 +410,7 @@ cg_cli_model (int    argc,
     {
       guint rendered = 0;
 
-      if (!render_samples (project, cg_site_explorer_get_model (explorer), TRUE, &rendered, &error))
+      if (!render_samples (project, cg_site_explorer_get_model (explorer), !no_javascript, FALSE, &rendered, &error))
         {
           cg_cli_print_error (_("the model is saved, but its sample pages could not be rendered: %s"), error->message);
           return CG_CLI_EXIT_FAILED;

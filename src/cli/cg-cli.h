@@ -18,8 +18,11 @@ G_BEGIN_DECLS
 typedef int (*CgCliCommandFunc) (int argc, char **argv);
 
 
+int  cg_cli_clustvx     (int argc, char **argv);
 int  cg_cli_crawl       (int argc, char **argv);
 int  cg_cli_export      (int argc, char **argv);
+int  cg_cli_extract     (int argc, char **argv);
+int  cg_cli_harvest     (int argc, char **argv);
 int  cg_cli_compare     (int argc, char **argv);
 int  cg_cli_import      (int argc, char **argv);
 int  cg_cli_info        (int argc, char **argv);

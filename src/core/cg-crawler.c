@@ -78,7 +78,7 @@ static const char * const run_stmt_sql[N_RUN_STMTS] = {
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
   [RUN_STMT_INSERT_LINK] = "INSERT OR IGNORE INTO links (from_id, to_id, hop, anchor) VALUES (?1, ?2, ?3, ?4)",
   [RUN_STMT_FIND_DUPLICATE] =
-    "SELECT u.url, f.warc_date, f.warc_record_id FROM fetches f JOIN urls u ON u.id = f.url_id "
+    "SELECT u.url, f.warc_date, f.warc_record_id, f.mime FROM fetches f JOIN urls u ON u.id = f.url_id "
     "WHERE f.payload_digest = ?1 AND f.record_type = 'response' LIMIT 1",
 };
 
@@ -135,6 +135,11 @@ typedef struct {
   char             *revisit_uri;
   char             *revisit_date;
   char             *revisit_id;
+  const char       *revisit_profile;  /* NULL: identical payload digest */
+  char             *revisit_mime;  /* for a 304: the type of the copy it refers to */
+  char             *sent_etag;     /* the validators of a conditional request */
+  char             *sent_last_modified;
+  GStrv             fields;        /* the driver's, for the metadata record */
   GPtrArray        *outlinks;      /* char *, for the metadata record */
   gint64            host_ready_at;
   gint64            robots_host_id;
@@ -493,6 +498,10 @@ write_job_free (WriteJob *job)
   g_free (job->revisit_uri);
   g_free (job->revisit_date);
   g_free (job->revisit_id);
+  g_free (job->revisit_mime);
+  g_free (job->sent_etag);
+  g_free (job->sent_last_modified);
+  g_strfreev (job->fields);
   g_clear_pointer (&job->outlinks, g_ptr_array_unref);
   g_clear_pointer (&job->request_info, cg_warc_record_info_free);
   g_clear_pointer (&job->response_info, cg_warc_record_info_free);
@@ -556,18 +565,21 @@ write_job (CgWarcWriter *writer,
     .revisit_target_uri = job->revisit_uri,
     .revisit_date = job->revisit_date,
     .revisit_record_id = job->revisit_id,
+    .revisit_profile = job->revisit_profile,
   };
 
   if (!cg_warc_writer_write_exchange (writer, &exchange, &job->request_info, &job->response_info, &job->error))
     return;
 
-  if (job->outlinks != NULL && job->outlinks->len > 0)
+  if ((job->outlinks != NULL && job->outlinks->len > 0) || job->fields != NULL)
     {
-      g_ptr_array_add (job->outlinks, NULL);
+      if (job->outlinks != NULL)
+        g_ptr_array_add (job->outlinks, NULL);
       job->metadata_info = cg_warc_writer_write_metadata (writer, exchange.target_uri, date,
                                                           job->response_info->record_id,
-                                                          (const char * const *) job->outlinks->pdata,
-                                                          NULL, &job->error);
+                                                          job->outlinks != NULL && job->outlinks->len > 1
+                                                            ? (const char * const *) job->outlinks->pdata : NULL,
+                                                          (const char * const *) job->fields, &job->error);
     }
 }
 
@@ -662,7 +674,10 @@ insert_fetch (CrawlRun    *run,
   sqlite3_bind_int64 (stmt, 3, cg_fetch_result_get_start_time (result));
   sqlite3_bind_int64 (stmt, 4, cg_fetch_result_get_duration (result) / 1000);
   sqlite3_bind_int (stmt, 5, (int) cg_fetch_result_get_status (result));
-  sqlite3_bind_text (stmt, 6, cg_fetch_result_get_content_type (result), -1, SQLITE_TRANSIENT);
+  /* A 304 keeps the type of the copy it stands for, so that the page is
+   * still known as a page. */
+  sqlite3_bind_text (stmt, 6, job->revisit_mime != NULL ? job->revisit_mime : cg_fetch_result_get_content_type (result),
+                     -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (stmt, 7, payload != NULL ? (gint64) g_bytes_get_size (payload) : 0);
   sqlite3_bind_text (stmt, 8, job->payload_digest != NULL ? job->payload_digest : job->response_info->payload_digest,
                      -1, SQLITE_TRANSIENT);
@@ -675,11 +690,22 @@ insert_fetch (CrawlRun    *run,
   sqlite3_bind_text (stmt, 15, job->response_info->date, -1, SQLITE_TRANSIENT);
   if (truncated != NULL)
     sqlite3_bind_text (stmt, 16, truncated, -1, SQLITE_STATIC);
-  if (headers != NULL)
-    {
-      sqlite3_bind_text (stmt, 17, soup_message_headers_get_one (headers, "ETag"), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text (stmt, 18, soup_message_headers_get_one (headers, "Last-Modified"), -1, SQLITE_TRANSIENT);
-    }
+  {
+    const char *etag = headers != NULL ? soup_message_headers_get_one (headers, "ETag") : NULL;
+    const char *last_modified = headers != NULL ? soup_message_headers_get_one (headers, "Last-Modified") : NULL;
+
+    /* A 304 need not repeat the validators; those that were sent still
+     * hold for the next conditional request. */
+    if (cg_fetch_result_is_not_modified (result))
+      {
+        if (etag == NULL)
+          etag = job->sent_etag;
+        if (last_modified == NULL)
+          last_modified = job->sent_last_modified;
+      }
+    sqlite3_bind_text (stmt, 17, etag, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (stmt, 18, last_modified, -1, SQLITE_TRANSIENT);
+  }
   return run_stmt_done (run, stmt, error);
 }
 
@@ -768,7 +794,9 @@ write_done (CrawlRun *run,
     g_autofree char *via = lookup_url (run, job->item->via_id);
     g_autofree char *annotations = NULL;
 
-    if (job->revisit_uri != NULL)
+    if (job->revisit_uri != NULL && job->revisit_profile != NULL)
+      annotations = g_strdup_printf ("not-modified,%ut", cg_fetch_result_get_n_attempts (job->result));
+    else if (job->revisit_uri != NULL)
       annotations = g_strdup_printf ("duplicate:digest,%ut", cg_fetch_result_get_n_attempts (job->result));
     else
       annotations = g_strdup_printf ("%ut", cg_fetch_result_get_n_attempts (job->result));
@@ -825,9 +853,32 @@ redirect_chain_length (const char *hops)
   return n;
 }
 
-/* Tells the driver what became of a URL it asked for, if @url is one
- * (or is where one's redirects led). */
+/* Calls the driver's page() with everything the crawl did committed and
+ * no transaction open (see CgCrawlDriver), then opens one again if one
+ * was open. */
 static void
+call_driver_page (CrawlRun     *run,
+                  const char   *requested,
+                  const char   *final_url,
+                  guint         status,
+                  const char   *content_type,
+                  GBytes       *body,
+                  gint64        url_id)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean was_open = run->in_transaction;
+
+  if (!commit (run, &error))
+    fail_run (run, g_steal_pointer (&error));
+  run->crawler->driver.page (run->crawler->driver.user_data, requested, final_url, status, content_type,
+                             body, url_id);
+  if (was_open && !ensure_transaction (run, &error))
+    fail_run (run, g_steal_pointer (&error));
+}
+
+/* Tells the driver what became of a URL it asked for, if @url is one
+ * (or is where one's redirects led). Returns TRUE when it did. */
+static gboolean
 report_to_driver (CrawlRun      *run,
                   const char    *url,
                   gboolean       fetched,
@@ -840,13 +891,14 @@ report_to_driver (CrawlRun      *run,
 
   if (!run->crawler->driven ||
       !g_hash_table_steal_extended (run->requested, url, (gpointer *) &awaited, (gpointer *) &requested))
-    return;
+    return FALSE;
   if (fetched && result != NULL)
     body = cg_fetch_result_get_decoded_payload (result);
-  run->crawler->driver.page (run->crawler->driver.user_data, requested, fetched ? url : NULL,
-                             result != NULL && cg_fetch_result_has_response (result) ? cg_fetch_result_get_status (result) : 0,
-                             result != NULL ? cg_fetch_result_get_content_type (result) : NULL,
-                             body, url_id);
+  call_driver_page (run, requested, fetched ? url : NULL,
+                    result != NULL && cg_fetch_result_has_response (result) ? cg_fetch_result_get_status (result) : 0,
+                    result != NULL ? cg_fetch_result_get_content_type (result) : NULL,
+                    body, url_id);
+  return TRUE;
 }
 
 static gboolean
@@ -957,15 +1009,30 @@ add_links (CrawlRun              *run,
 typedef struct {
   CrawlRun       *run;
   CgFrontierItem *item;
+  /* A conditional request: what was sent, and the digest of the copy. */
+  char           *etag;
+  char           *last_modified;
+  char           *earlier_digest;
 } FetchData;
+
+static void
+fetch_data_free (FetchData *data)
+{
+  g_free (data->etag);
+  g_free (data->last_modified);
+  g_free (data->earlier_digest);
+  g_free (data);
+}
 
 static void handle_item (CrawlRun *run, CgFrontierItem *item);
 
 /* Finds an earlier response with the same payload, in any crawl of the
- * project, so that a revisit record refers to it instead of a copy. */
+ * project, so that a revisit record refers to it instead of a copy;
+ * @out_mime (may be NULL) gets its type. */
 static gboolean
 find_duplicate (CrawlRun    *run,
-                WriteJob    *job)
+                WriteJob    *job,
+                char       **out_mime)
 {
   sqlite3_stmt *stmt = run_stmt (run, RUN_STMT_FIND_DUPLICATE, NULL);
 
@@ -977,6 +1044,8 @@ find_duplicate (CrawlRun    *run,
       job->revisit_uri = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
       job->revisit_date = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
       job->revisit_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+      if (out_mime != NULL)
+        *out_mime = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
     }
   sqlite3_reset (stmt);
   return job->revisit_uri != NULL && job->revisit_date != NULL;
@@ -1032,8 +1101,11 @@ fetch_done_cb (GObject      *source,
   WriteJob *job;
   guint64 received;
   gint64 now = g_get_real_time ();
+  g_autofree char *sent_etag = g_steal_pointer (&data->etag);
+  g_autofree char *sent_last_modified = g_steal_pointer (&data->last_modified);
+  g_autofree char *earlier_digest = g_steal_pointer (&data->earlier_digest);
 
-  g_free (data);
+  fetch_data_free (data);
   run->in_flight--;
 
   if (g_error_matches (fetch_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -1058,16 +1130,37 @@ fetch_done_cb (GObject      *source,
   received = g_bytes_get_size (payload) + g_bytes_get_size (cg_fetch_result_get_response_header_block (result));
   run->bytes += received;
   cg_bandwidth_consume (run->crawler->bandwidth, received, now);
-  cg_scope_record_fetch (run->scope, received, is_html (content_type));
 
   job = g_new0 (WriteJob, 1);
   job->item = item;
   job->result = cg_fetch_result_ref (result);
   job->outlinks = g_ptr_array_new_with_free_func (g_free);
   job->host_ready_at = politeness_ready_at (run, item->url, now, cg_fetch_result_get_duration (result));
+  job->sent_etag = g_steal_pointer (&sent_etag);
+  job->sent_last_modified = g_steal_pointer (&sent_last_modified);
 
   if (!ensure_transaction (run, &error))
     goto failed;
+
+  if (cg_fetch_result_is_not_modified (result) && earlier_digest != NULL)
+    {
+      /* The server says the copy archived earlier is current: the 304 is
+       * archived as a revisit (server-not-modified profile) that refers
+       * to the response holding that copy. If that response cannot be
+       * found, the 304 is archived as it came. */
+      job->payload_digest = g_steal_pointer (&earlier_digest);
+      if (find_duplicate (run, job, &job->revisit_mime))
+        job->revisit_profile = CG_WARC_REVISIT_PROFILE_NOT_MODIFIED;
+      else
+        {
+          g_clear_pointer (&job->payload_digest, g_free);
+          g_clear_pointer (&job->revisit_uri, g_free);
+          g_clear_pointer (&job->revisit_date, g_free);
+          g_clear_pointer (&job->revisit_id, g_free);
+          g_clear_pointer (&job->revisit_mime, g_free);
+        }
+    }
+  cg_scope_record_fetch (run->scope, received, is_html (job->revisit_mime != NULL ? job->revisit_mime : content_type));
 
   if (cg_fetch_result_is_redirect (result))
     {
@@ -1103,12 +1196,14 @@ fetch_done_cb (GObject      *source,
         {
           job->payload_digest = cg_warc_digest_compute (run->config->digest, g_bytes_get_data (payload, NULL),
                                                         g_bytes_get_size (payload));
-          find_duplicate (run, job);
+          find_duplicate (run, job, NULL);
         }
     }
 
-  if (!cg_fetch_result_is_redirect (result))
-    report_to_driver (run, item->url, TRUE, result, item->id);
+  if (!cg_fetch_result_is_redirect (result) &&
+      report_to_driver (run, item->url, TRUE, result, item->id) &&
+      run->crawler->driver.page_fields != NULL)
+    job->fields = run->crawler->driver.page_fields (run->crawler->driver.user_data, item->url, item->id);
   queue_write (run, job);
   pump (run);
   return;
@@ -1123,11 +1218,22 @@ start_fetch (CrawlRun       *run,
              CgFrontierItem *item)
 {
   FetchData *data = g_new0 (FetchData, 1);
+  CgCrawlDriver *driver = &run->crawler->driver;
+  CgFetchOptions options = { 0 };
+  gboolean conditional = FALSE;
 
   data->run = run;
   data->item = item;
+  if (run->crawler->driven && driver->validators != NULL &&
+      driver->validators (driver->user_data, item->url, &data->etag, &data->last_modified, &data->earlier_digest))
+    {
+      options.if_none_match = data->etag;
+      options.if_modified_since = data->last_modified;
+      conditional = data->etag != NULL || data->last_modified != NULL;
+    }
   run->in_flight++;
-  cg_fetcher_fetch_async (run->fetcher, item->url, NULL, run->cancellable, fetch_done_cb, data);
+  cg_fetcher_fetch_async (run->fetcher, item->url, conditional ? &options : NULL, run->cancellable,
+                          fetch_done_cb, data);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1362,7 +1468,7 @@ queue_driver_urls (CrawlRun  *run,
       if (host_key == NULL || g_hash_table_contains (run->requested, url))
         {
           /* Not a URL, or asked for twice at once: answered at once. */
-          self->driver.page (self->driver.user_data, requested, NULL, 0, NULL, NULL, 0);
+          call_driver_page (run, requested, NULL, 0, NULL, NULL, 0);
           continue;
         }
       g_hash_table_insert (run->requested, g_strdup (url), g_strdup (requested));
@@ -1458,6 +1564,12 @@ pump (CrawlRun *run)
               if (error != NULL)
                 {
                   fail_run (run, g_steal_pointer (&error));
+                  return;
+                }
+              /* A driver with nothing now may have something later. */
+              if (self->driver.wait != NULL && (wait = self->driver.wait (self->driver.user_data)) > 0)
+                {
+                  wake_in (run, wait);
                   return;
                 }
               run->finishing = TRUE;
@@ -1709,6 +1821,76 @@ restore_counters (CrawlRun  *run,
   return TRUE;
 }
 
+/* Whether @hops is that of a URL the driver asked for ("L") or of where
+ * its redirects led ("LR", "LRR", …). */
+static gboolean
+is_driver_hops (const char *hops)
+{
+  if (hops == NULL || hops[0] != (char) CG_HOP_NAVLINK)
+    return FALSE;
+  for (const char *p = hops + 1; *p != '\0'; p++)
+    if (*p != (char) CG_HOP_REDIRECT)
+      return FALSE;
+  return TRUE;
+}
+
+/* A driven crawl that resumes fetches again what an earlier run had
+ * queued or left in flight; those of its URLs the driver asked for (or
+ * their redirects' targets) are awaited again, each for the URL the
+ * driver asked for, so that the driver hears of them as it would have. */
+static gboolean
+restore_requested (CrawlRun  *run,
+                   GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GPtrArray) open_ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) via = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT id, url, hops, coalesce(via_id, 0), state FROM urls "
+                           "WHERE crawl_id = ?1 AND hops GLOB 'L*'",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (stmt, 0);
+      const char *hops = (const char *) sqlite3_column_text (stmt, 2);
+      int state = sqlite3_column_int (stmt, 4);
+
+      if (!is_driver_hops (hops))
+        continue;
+      g_hash_table_insert (by_id, g_memdup2 (&id, sizeof id), g_strdup ((const char *) sqlite3_column_text (stmt, 1)));
+      if (strlen (hops) > 1)
+        {
+          gint64 from = sqlite3_column_int64 (stmt, 3);
+
+          g_hash_table_insert (via, g_memdup2 (&id, sizeof id), g_memdup2 (&from, sizeof from));
+        }
+      if (state == CG_URL_QUEUED || state == CG_URL_IN_FLIGHT)
+        g_ptr_array_add (open_ids, g_memdup2 (&id, sizeof id));
+    }
+
+  for (guint i = 0; i < open_ids->len; i++)
+    {
+      gint64 *id = g_ptr_array_index (open_ids, i);
+      const char *url = g_hash_table_lookup (by_id, id);
+      gint64 root = *id;
+      gint64 *from;
+      const char *requested;
+
+      /* Back along the redirects to the URL the driver asked for. */
+      for (guint hop = 0; (from = g_hash_table_lookup (via, &root)) != NULL && hop <= MAX_REDIRECT_CHAIN; hop++)
+        root = *from;
+      requested = g_hash_table_lookup (by_id, &root);
+      if (url != NULL && requested != NULL)
+        g_hash_table_insert (run->requested, g_strdup (url), g_strdup (requested));
+    }
+  return TRUE;
+}
+
 static gboolean
 add_seeds (CrawlRun  *run,
            GError   **error)
@@ -1852,6 +2034,9 @@ set_up_run (CrawlRun  *run,
   cg_warc_writer_set_robots_policy (run->writer, config->obey_robots ? CG_WARC_ROBOTS_OBEY : CG_WARC_ROBOTS_IGNORE);
   warcinfo = cg_crawl_config_to_warcinfo (config);
   if (!cg_warc_writer_set_crawl_config (run->writer, warcinfo, error))
+    return FALSE;
+
+  if (self->driven && !restore_requested (run, error))
     return FALSE;
 
   if (!cg_store_begin (run->store, error))
@@ -2174,6 +2359,33 @@ cg_crawler_new_for_crawl (CgProject  *project,
       return NULL;
     }
   return crawler_new (project, g_steal_pointer (&config), crawl_id, error);
+}
+
+/**
+ * cg_crawler_new_driven_for_crawl:
+ *
+ * Opens an earlier driven crawl of @project (such as a harvest) to resume
+ * it with its own settings and @driver. What the earlier runs had queued
+ * is fetched again and reported to @driver as if it had just asked for
+ * it; the driver must not ask for those URLs again.
+ */
+CgCrawler *
+cg_crawler_new_driven_for_crawl (CgProject            *project,
+                                 gint64                crawl_id,
+                                 const CgCrawlDriver  *driver,
+                                 GError              **error)
+{
+  CgCrawler *self;
+
+  g_return_val_if_fail (driver != NULL && driver->next_urls != NULL && driver->page != NULL, NULL);
+
+  self = cg_crawler_new_for_crawl (project, crawl_id, error);
+  if (self != NULL)
+    {
+      self->driver = *driver;
+      self->driven = TRUE;
+    }
+  return self;
 }
 
 /* The newest archival crawl of @project that did not reach its end, or 0

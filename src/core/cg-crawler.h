@@ -56,15 +56,39 @@ typedef enum {
 #define CG_CRAWLER_TICK_MS 200
 
 /* A crawl that fetches only what a driver asks for, with the requisites
- * of those pages, such as the learning crawl of a site model. Both
+ * of those pages, such as the learning crawl of a site model. All the
  * functions run in the crawl's own thread.
  *
  * next_urls: the URLs (char *) to fetch next, asked for whenever the crawl
- *   has nothing else to do; NULL or an empty array ends the crawl.
+ *   has nothing else to do; NULL or an empty array ends the crawl (unless
+ *   wait, below, asks to be asked again later).
  * page: one call for each URL next_urls gave, when its answer is in:
  *   after following its redirects, @final_url is where it led and @body
  *   the decoded payload; @final_url is NULL when it could not be fetched
- *   (out of scope, kept out by robots.txt, seen already, failed). */
+ *   (out of scope, kept out by robots.txt, seen already, failed). A 304
+ *   answer to a conditional request (see validators) comes with @status
+ *   304 and an empty body. No transaction of the crawl is open during the
+ *   call, and everything the crawl did before it is committed (@url_id
+ *   included), so that the driver may write to the project's database
+ *   from this thread through a connection of its own.
+ *
+ * The members after user_data are optional; a driver that leaves them
+ * NULL gets the behaviour above.
+ *
+ * page_fields: called right after page() for a URL that was fetched,
+ *   before the page's records are queued for writing: name/value pairs
+ *   (alternating, NULL-terminated, such as "page-class", "book") for the
+ *   page's WARC metadata record, or NULL.
+ * wait: asked when next_urls gave nothing: how long (µs) to wait before
+ *   asking next_urls again, or 0 to end the crawl. It lets a driver pace
+ *   its requests (the harvest's wait between two pages of one class).
+ * validators: asked before each fetch of the crawl (pages and their
+ *   requisites): TRUE with the ETag and the Last-Modified value of an
+ *   earlier copy of @url (either may be NULL) to make the request
+ *   conditional, and the payload digest of that copy. A 304 answer is
+ *   then archived as a revisit record of the server-not-modified profile
+ *   that refers to the project's earlier response with that digest. The
+ *   strings become the crawl's. FALSE sends a plain request. */
 typedef struct {
   GPtrArray *(*next_urls) (gpointer      user_data);
   void       (*page)      (gpointer      user_data,
@@ -75,6 +99,16 @@ typedef struct {
                            GBytes       *body,
                            gint64        url_id);
   gpointer    user_data;
+
+  GStrv      (*page_fields) (gpointer    user_data,
+                             const char *final_url,
+                             gint64      url_id);
+  gint64     (*wait)        (gpointer    user_data);
+  gboolean   (*validators)  (gpointer    user_data,
+                             const char *url,
+                             char      **out_etag,
+                             char      **out_last_modified,
+                             char      **out_payload_digest);
 } CgCrawlDriver;
 
 #define CG_TYPE_CRAWLER (cg_crawler_get_type ())
@@ -92,6 +126,10 @@ CgCrawler    *cg_crawler_new_driven     (CgProject            *project,
                                          GError              **error);
 CgCrawler    *cg_crawler_new_for_crawl  (CgProject            *project,
                                          gint64                crawl_id,
+                                         GError              **error);
+CgCrawler    *cg_crawler_new_driven_for_crawl (CgProject      *project,
+                                         gint64                crawl_id,
+                                         const CgCrawlDriver  *driver,
                                          GError              **error);
 gint64        cg_crawler_find_resumable (CgProject            *project,
                                          GError              **error);

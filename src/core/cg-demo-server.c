@@ -17,6 +17,9 @@ struct _CgDemoServer
   SoupServer *server;   /* NULL while stopped */
   guint       port;
   char       *base_url; /* "http://127.0.0.1:PORT", no trailing slash */
+  GPtrArray  *requests; /* char *: "GET /path?query", in the order received */
+  guint       n_conditional;
+  guint       n_not_modified;
 };
 
 G_DEFINE_FINAL_TYPE (CgDemoServer, cg_demo_server, G_TYPE_OBJECT)
@@ -28,6 +31,7 @@ cg_demo_server_dispose (GObject *object)
 
   cg_demo_server_stop (self);
   g_clear_object (&self->site);
+  g_clear_pointer (&self->requests, g_ptr_array_unref);
 
   G_OBJECT_CLASS (cg_demo_server_parent_class)->dispose (object);
 }
@@ -42,6 +46,7 @@ static void
 cg_demo_server_init (CgDemoServer *self)
 {
   self->site = cg_demo_site_new ();
+  self->requests = g_ptr_array_new_with_free_func (g_free);
 }
 
 CgDemoServer *
@@ -77,6 +82,19 @@ handle_request_cb (SoupServer        *server,
                                    g_uri_get_path (uri), g_uri_get_query (uri),
                                    soup_message_headers_get_one (request, "If-None-Match"),
                                    soup_message_headers_get_one (request, "If-Modified-Since"));
+
+  /* What tests count: every request, in order (bounded: a test that
+   * makes more is told by the count staying put), the conditional ones
+   * and the 304 answers. */
+  if (self->requests->len < CG_DEMO_SERVER_MAX_LOGGED_REQUESTS)
+    g_ptr_array_add (self->requests, g_strdup_printf ("%s %s%s%s", method, g_uri_get_path (uri),
+                                                      g_uri_get_query (uri) != NULL ? "?" : "",
+                                                      g_uri_get_query (uri) != NULL ? g_uri_get_query (uri) : ""));
+  if (soup_message_headers_get_one (request, "If-None-Match") != NULL ||
+      soup_message_headers_get_one (request, "If-Modified-Since") != NULL)
+    self->n_conditional++;
+  if (response->status == SOUP_STATUS_NOT_MODIFIED)
+    self->n_not_modified++;
 
   soup_server_message_set_status (msg, response->status, NULL);
   if (response->etag != NULL)
@@ -210,4 +228,46 @@ cg_demo_server_get_site (CgDemoServer *self)
 {
   g_return_val_if_fail (CG_IS_DEMO_SERVER (self), NULL);
   return self->site;
+}
+
+/**
+ * cg_demo_server_get_requests:
+ * @self: the server
+ *
+ * For tests that count what a crawl asked for.
+ *
+ * Returns: (transfer none) (element-type utf8): the requests received
+ *   since the server was made or the log was cleared, in order, each
+ *   "METHOD /path?query" (at most CG_DEMO_SERVER_MAX_LOGGED_REQUESTS)
+ */
+GPtrArray *
+cg_demo_server_get_requests (CgDemoServer *self)
+{
+  g_return_val_if_fail (CG_IS_DEMO_SERVER (self), NULL);
+  return self->requests;
+}
+
+/* Requests that carried If-None-Match or If-Modified-Since, and 304
+ * answers, since the server was made or the log was cleared. */
+guint
+cg_demo_server_get_n_conditional (CgDemoServer *self)
+{
+  g_return_val_if_fail (CG_IS_DEMO_SERVER (self), 0);
+  return self->n_conditional;
+}
+
+guint
+cg_demo_server_get_n_not_modified (CgDemoServer *self)
+{
+  g_return_val_if_fail (CG_IS_DEMO_SERVER (self), 0);
+  return self->n_not_modified;
+}
+
+void
+cg_demo_server_clear_requests (CgDemoServer *self)
+{
+  g_return_if_fail (CG_IS_DEMO_SERVER (self));
+  g_ptr_array_set_size (self->requests, 0);
+  self->n_conditional = 0;
+  self->n_not_modified = 0;
 }

@@ -26,4 +26,12 @@ guint         cg_demo_server_get_port  (CgDemoServer  *self);
 char         *cg_demo_server_get_url   (CgDemoServer  *self);
 CgDemoSite   *cg_demo_server_get_site  (CgDemoServer  *self);
 
+/* The request log, for tests. */
+#define CG_DEMO_SERVER_MAX_LOGGED_REQUESTS 1000000
+
+GPtrArray    *cg_demo_server_get_requests       (CgDemoServer *self);
+guint         cg_demo_server_get_n_conditional  (CgDemoServer *self);
+guint         cg_demo_server_get_n_not_modified (CgDemoServer *self);
+void          cg_demo_server_clear_requests     (CgDemoServer *self);
+
 G_END_DECLS

@@ -157,6 +157,7 @@ struct _CgDemoSite
   char       *tagline;
   guint       shop_year;
   gint64      site_modified;
+  GHashTable *revisions;       /* path and query → revision (GUINT_TO_POINTER), see cg_demo_site_set_revision() */
 
   GPtrArray  *categories;      /* Category * */
   GPtrArray  *authors;         /* Author *, in the order they were made */
@@ -304,6 +305,7 @@ cg_demo_site_finalize (GObject *object)
   g_free (self->shop_name);
   g_free (self->tagline);
   g_clear_pointer (&self->routes, g_hash_table_unref);
+  g_clear_pointer (&self->revisions, g_hash_table_unref);
   g_clear_pointer (&self->truth_by_path, g_hash_table_unref);
   g_clear_pointer (&self->truth, g_ptr_array_unref);
   g_clear_pointer (&self->new_books, g_ptr_array_unref);
@@ -2202,6 +2204,7 @@ cg_demo_site_init (CgDemoSite *self)
   g_autoptr(GDateTime) site_date = g_date_time_new_from_iso8601 (SITE_DATE, NULL);
 
   self->site_modified = g_date_time_to_unix (site_date);
+  self->revisions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->words = load_key_file ("catalogue.ini");
   self->rand = g_rand_new_with_seed (CATALOGUE_SEED);
   self->stylesheet = load_resource ("style.css");
@@ -2417,6 +2420,62 @@ respond_list (CgDemoSite *self,
   return html_response (SOUP_STATUS_OK, html);
 }
 
+/* A page given a revision (cg_demo_site_set_revision()) says so in a
+ * paragraph at the end of its main content, and was modified that many
+ * hours after the rest of the site. */
+static void
+revise (CgDemoSite     *self,
+        CgDemoResponse *response,
+        const char     *path,
+        const char     *query,
+        gint64         *modified)
+{
+  g_autofree char *key = query != NULL && query[0] != '\0' ? g_strconcat (path, "?", query, NULL) : g_strdup (path);
+  guint revision = GPOINTER_TO_UINT (g_hash_table_lookup (self->revisions, key));
+  gsize length;
+  const char *html;
+  const char *end;
+  GString *revised;
+
+  if (revision == 0 || g_strcmp0 (response->content_type, "text/html; charset=utf-8") != 0)
+    return;
+  html = g_bytes_get_data (response->body, &length);
+  end = g_strstr_len (html, (gssize) length, "</main>");
+  if (end == NULL)
+    return;
+  revised = g_string_new_len (html, end - html);
+  g_string_append_printf (revised, "<p class=\"revision\">Revised: revision %u of this page.</p>\n", revision);
+  g_string_append_len (revised, end, (gssize) (length - (gsize) (end - html)));
+  g_bytes_unref (response->body);
+  response->body = g_string_free_to_bytes (revised);
+  *modified = MAX (*modified, self->site_modified) + (gint64) revision * 3600;
+}
+
+/**
+ * cg_demo_site_set_revision:
+ * @self: the site
+ * @path_and_query: a page's path and query, as linked on the site
+ * @revision: the page's revision; 0 gives the page back its original text
+ *
+ * Changes a page, for tests of re-harvests: from now on the page's HTML
+ * ends its main content with a paragraph naming @revision, so that its
+ * payload, its ETag and its Last-Modified date change. The ground truth
+ * is not changed.
+ */
+void
+cg_demo_site_set_revision (CgDemoSite *self,
+                           const char *path_and_query,
+                           guint       revision)
+{
+  g_return_if_fail (CG_IS_DEMO_SITE (self));
+  g_return_if_fail (path_and_query != NULL);
+
+  if (revision == 0)
+    g_hash_table_remove (self->revisions, path_and_query);
+  else
+    g_hash_table_insert (self->revisions, g_strdup (path_and_query), GUINT_TO_POINTER (revision));
+}
+
 /**
  * cg_demo_site_respond:
  * @self: the site
@@ -2542,6 +2601,7 @@ cg_demo_site_respond (CgDemoSite *self,
 
   if (response->status != SOUP_STATUS_OK)
     return response;
+  revise (self, response, path, query, &modified);
   return validate (response, modified, if_none_match, if_modified_since);
 }
 

@@ -98,6 +98,9 @@ JsonObject         *cg_demo_site_lookup_page      (CgDemoSite     *self,
 guint               cg_demo_site_count_class      (CgDemoSite     *self,
                                                    const char     *klass);
 GStrv               cg_demo_site_list_popular_searches (CgDemoSite *self);
+void                cg_demo_site_set_revision     (CgDemoSite     *self,
+                                                   const char     *path_and_query,
+                                                   guint           revision);
 
 gboolean            cg_demo_site_write_truth      (CgDemoSite     *self,
                                                    GOutputStream  *out,

@@ -9,6 +9,8 @@
 #include <json-glib/json-glib.h>
 
 #include "cg-export.h"
+#include "cg-record-store.h"
+#include "cg-wrapper.h"
 
 G_DEFINE_QUARK (cg-export-error-quark, cg_export_error)
 
@@ -285,5 +287,195 @@ cg_export_pages (CgProject       *project,
                    _("The project “%s” has no fetched page yet"), cg_project_get_folder (project));
       return FALSE;
     }
+  return TRUE;
+}
+
+/* --- Records ------------------------------------------------------------- */
+
+static const char * const record_fixed_columns[] = { "class", "url", "region", "position", NULL };
+
+/* The header of a class's records: the fixed columns, then the wrapper's
+ * columns in its order, then any other column its stored records have
+ * (records extracted by an older wrapper). */
+static GStrv
+record_columns (CgStore    *store,
+                gint64      model_id,
+                const char *class_name,
+                GPtrArray  *records)
+{
+  g_autoptr(CgStoredWrapper) stored = cg_record_store_load_wrapper (store, model_id, class_name, NULL);
+  g_autoptr(CgWrapper) wrapper = stored != NULL ? cg_wrapper_new_from_json (stored->definition, NULL) : NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_auto(GStrv) wrapper_names = wrapper != NULL ? cg_wrapper_list_column_names (wrapper) : NULL;
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv columns;
+
+  for (guint i = 0; wrapper_names != NULL && wrapper_names[i] != NULL; i++)
+    if (g_hash_table_add (seen, wrapper_names[i]))
+      g_ptr_array_add (names, wrapper_names[i]);
+  for (guint r = 0; r < records->len; r++)
+    {
+      CgRecord *record = g_ptr_array_index (records, r);
+
+      if (g_strcmp0 (record->class_name, class_name) != 0)
+        continue;
+      for (guint c = 0; record->columns[c] != NULL; c++)
+        if (g_hash_table_add (seen, record->columns[c]))
+          g_ptr_array_add (names, record->columns[c]);
+    }
+  g_strv_builder_addv (builder, (const char **) record_fixed_columns);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+
+      if (g_strv_contains (record_fixed_columns, name))
+        {
+          g_autofree char *renamed = g_strconcat ("field_", name, NULL);
+
+          g_strv_builder_add (builder, renamed);
+        }
+      else
+        g_strv_builder_add (builder, name);
+    }
+  columns = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return columns;
+}
+
+static gboolean
+write_class_records (CgStore         *store,
+                     gint64           model_id,
+                     const char      *class_name,
+                     GPtrArray       *records,
+                     CgExportFormat   format,
+                     GOutputStream   *out,
+                     GError         **error)
+{
+  g_auto(GStrv) columns = record_columns (store, model_id, class_name, records);
+  g_autoptr(CgTableWriter) writer = cg_table_writer_new (out, format, (const char * const *) columns, error);
+  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n_columns = g_strv_length (columns);
+  g_autofree const char **values = g_new0 (const char *, n_columns + 1);
+
+  if (writer == NULL)
+    return FALSE;
+  cg_table_writer_set_numeric (writer, "position");
+  for (guint i = G_N_ELEMENTS (record_fixed_columns) - 1; i < n_columns; i++)
+    {
+      const char *name = columns[i];
+
+      /* Back from "field_url" to the record's own "url". */
+      if (g_str_has_prefix (name, "field_") && g_strv_contains (record_fixed_columns, name + 6))
+        name += 6;
+      g_hash_table_insert (index, (gpointer) name, GUINT_TO_POINTER (i));
+    }
+  for (guint r = 0; r < records->len; r++)
+    {
+      CgRecord *record = g_ptr_array_index (records, r);
+      g_autofree char *position = NULL;
+
+      if (g_strcmp0 (record->class_name, class_name) != 0)
+        continue;
+      position = g_strdup_printf ("%u", record->position);
+      for (guint i = 0; i < n_columns; i++)
+        values[i] = NULL;
+      values[0] = record->class_name;
+      values[1] = record->url;
+      values[2] = record->region;
+      values[3] = position;
+      for (guint c = 0; record->columns[c] != NULL; c++)
+        values[GPOINTER_TO_UINT (g_hash_table_lookup (index, record->columns[c]))] = record->values[c];
+      if (!cg_table_writer_write_row (writer, values, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+GStrv
+cg_export_list_record_classes (CgProject    *project,
+                               CgSiteModel  *model,
+                               GError      **error)
+{
+  g_autoptr(GHashTable) counts = cg_record_store_count_by_class (cg_project_get_store (project),
+                                                                 cg_site_model_get_id (model), error);
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  GStrvBuilder *builder;
+  GStrv names;
+
+  if (counts == NULL)
+    return NULL;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (counts, klass->name)) > 0)
+        g_strv_builder_add (builder, klass->name);
+    }
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
+gboolean
+cg_export_records (CgProject       *project,
+                   CgSiteModel     *model,
+                   const char      *class_name,
+                   CgExportFormat   format,
+                   GOutputStream   *out,
+                   GError         **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  gint64 model_id = cg_site_model_get_id (model);
+  g_autoptr(GPtrArray) records = NULL;
+  g_auto(GStrv) classes = NULL;
+
+  if (format != CG_EXPORT_CSV && format != CG_EXPORT_TSV && format != CG_EXPORT_JSONL)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_FORMAT,
+                   _("Records can be exported as jsonl, csv or tsv, not %s"), cg_export_format_to_string (format));
+      return FALSE;
+    }
+  if (class_name != NULL && cg_site_model_get_class (model, class_name) == NULL)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
+                   _("The model version %d of %s has no class “%s”"),
+                   cg_site_model_get_version (model), cg_site_model_get_site (model), class_name);
+      return FALSE;
+    }
+  if (class_name != NULL)
+    classes = g_strdupv ((char *[]) { (char *) class_name, NULL });
+  else
+    {
+      classes = cg_export_list_record_classes (project, model, error);
+      if (classes == NULL)
+        return FALSE;
+    }
+  if (classes[0] != NULL && classes[1] != NULL && format != CG_EXPORT_JSONL)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_FORMAT,
+                   _("Records of %u classes do not fit one %s table: name a class, or export as jsonl"),
+                   g_strv_length (classes), cg_export_format_to_string (format));
+      return FALSE;
+    }
+  records = cg_record_store_list (store, model_id, class_name, error);
+  if (records == NULL)
+    return FALSE;
+  if (records->len == 0)
+    {
+      if (class_name != NULL)
+        g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
+                     _("The class “%s” of the project “%s” has no extracted records (run “cartograph-cli extract”)"),
+                     class_name, cg_project_get_folder (project));
+      else
+        g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
+                     _("The project “%s” has no extracted records (run “cartograph-cli extract”)"),
+                     cg_project_get_folder (project));
+      return FALSE;
+    }
+  for (guint i = 0; classes[i] != NULL; i++)
+    if (!write_class_records (store, model_id, classes[i], records, format, out, error))
+      return FALSE;
   return TRUE;
 }

@@ -59,4 +59,23 @@ gboolean    cg_export_pages              (CgProject       *project,
                                           GOutputStream   *out,
                                           GError         **error);
 
+/* The data records of @model's class @class_name, or of every class when
+ * it is NULL, one row per record with "class", "url" (of its page),
+ * "region" (the XPath of its region in the page), "position" (its place in
+ * the page, from 0) and its fields by column name, in the order of the
+ * class's wrapper. A field named like one of the first four is written as
+ * "field_NAME". JSON Lines takes any number of classes; CSV and TSV, whose
+ * rows share one header, take one class (CG_EXPORT_ERROR_FORMAT
+ * otherwise). Fails with CG_EXPORT_ERROR_EMPTY when there is no record. */
+gboolean    cg_export_records            (CgProject       *project,
+                                          CgSiteModel     *model,
+                                          const char      *class_name,
+                                          CgExportFormat   format,
+                                          GOutputStream   *out,
+                                          GError         **error);
+/* The classes of @model that have records, by name. */
+GStrv       cg_export_list_record_classes (CgProject      *project,
+                                           CgSiteModel    *model,
+                                           GError        **error);
+
 G_END_DECLS

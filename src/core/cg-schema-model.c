@@ -772,13 +772,14 @@ cg_schema_model_get_class_pages (CgSchemaModel *self,
  * frequencies are the same in all of them, and only the classes that a
  * hypothesis changes change their share of the MDL: the models are
  * compared exactly without re-encoding the classes they share. */
-void
-cg_schema_model_evaluate (CgSchemaModel *self,
-                          const guint   *pages,
-                          guint          n_pages,
-                          double        *out_mdl_new,
-                          double        *out_mdl_merged,
-                          int           *out_best)
+static void
+evaluate (CgSchemaModel  *self,
+          const guint    *pages,
+          guint           n_pages,
+          const gboolean *allowed,
+          double         *out_mdl_new,
+          double         *out_mdl_merged,
+          int            *out_best)
 {
   g_autofree guint *df_extra = NULL;
   g_autofree double *shares = NULL;
@@ -814,7 +815,11 @@ cg_schema_model_evaluate (CgSchemaModel *self,
   for (guint c = 0; c < self->classes->len; c++)
     {
       GArray *members = class_pages (self, c);
-      double merged = base - shares[c] +
+      double merged;
+
+      if (allowed != NULL && !allowed[c])
+        continue;
+      merged = base - shares[c] +
                       class_weights (self, (guint *) members->data, members->len, pages, n_pages,
                                      df_extra, n_total, NULL, NULL, NULL);
 
@@ -833,10 +838,30 @@ cg_schema_model_evaluate (CgSchemaModel *self,
     *out_best = best;
 }
 
+void
+cg_schema_model_evaluate (CgSchemaModel *self,
+                          const guint   *pages,
+                          guint          n_pages,
+                          double        *out_mdl_new,
+                          double        *out_mdl_merged,
+                          int           *out_best)
+{
+  evaluate (self, pages, n_pages, NULL, out_mdl_new, out_mdl_merged, out_best);
+}
+
 guint
 cg_schema_model_update (CgSchemaModel *self,
                         const guint   *pages,
                         guint          n_pages)
+{
+  return cg_schema_model_update_among (self, pages, n_pages, NULL);
+}
+
+guint
+cg_schema_model_update_among (CgSchemaModel  *self,
+                              const guint    *pages,
+                              guint           n_pages,
+                              const gboolean *allowed)
 {
   double mdl_new;
   double mdl_merged;
@@ -844,11 +869,36 @@ cg_schema_model_update (CgSchemaModel *self,
 
   g_return_val_if_fail (self != NULL, 0);
 
-  cg_schema_model_evaluate (self, pages, n_pages, &mdl_new, &mdl_merged, &best);
+  evaluate (self, pages, n_pages, allowed, &mdl_new, &mdl_merged, &best);
   if (best >= 0 && mdl_merged < mdl_new)
     {
       cg_schema_model_merge_into (self, pages, n_pages, (guint) best);
       return (guint) best;
     }
   return cg_schema_model_add_class (self, pages, n_pages);
+}
+
+void
+cg_schema_model_merge_classes (CgSchemaModel *self,
+                               guint          into,
+                               guint          from)
+{
+  GArray *moved;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (into < self->classes->len && from < self->classes->len && into != from);
+
+  /* The pages keep their document frequencies: only their class changes. */
+  moved = g_ptr_array_steal_index (self->classes, from);
+  g_array_append_vals (class_pages (self, into > from ? into - 1 : into), moved->data, moved->len);
+  g_array_unref (moved);
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      Page *page = self->pages->pdata[i];
+
+      if (page->klass == (int) from)
+        page->klass = (int) (into > from ? into - 1 : into);
+      else if (page->klass > (int) from)
+        page->klass--;
+    }
 }

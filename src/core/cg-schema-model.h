@@ -49,7 +49,8 @@ G_BEGIN_DECLS
  *
  * Paths are opaque strings here (the learner uses XPaths); a link path and
  * a text path with the same string are different paths. Pages and classes
- * are numbered from 0 in the order they are added. Classes only grow: a
+ * are numbered from 0 in the order they are added. Classes only grow (or
+ * are merged whole, cg_schema_model_merge_classes()): a
  * merge adds the candidate's pages to an existing class. */
 
 /* The costs of seed 000's experiments. */
@@ -153,6 +154,18 @@ void           cg_schema_model_evaluate        (CgSchemaModel      *self,
 guint          cg_schema_model_update          (CgSchemaModel      *self,
                                                 const guint        *pages,
                                                 guint               n_pages);
+
+/* The same, where the candidate may only merge into the classes whose
+ * entry in @allowed (one per class) is TRUE; NULL allows all. */
+guint          cg_schema_model_update_among    (CgSchemaModel      *self,
+                                                const guint        *pages,
+                                                guint               n_pages,
+                                                const gboolean     *allowed);
+/* Moves the pages of class @from into class @into and removes @from; the
+ * classes after @from are renumbered down by one. */
+void           cg_schema_model_merge_classes   (CgSchemaModel      *self,
+                                                guint               into,
+                                                guint               from);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgSchemaModel, cg_schema_model_free)
 

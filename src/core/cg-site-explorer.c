@@ -36,16 +36,43 @@ struct _CgSiteExplorer
   CgLearnerParams  params;
   CgSiteModel     *model;
   gint             n_pages;   /* atomic */
+  guint64          n_requests;
+  GMainContext    *owner_context;
 };
 
 G_DEFINE_FINAL_TYPE (CgSiteExplorer, cg_site_explorer, G_TYPE_OBJECT)
 
 enum {
   SIGNAL_FINISHED,
+  SIGNAL_COVERAGE,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
+
+typedef struct {
+  CgSiteExplorer *explorer;
+  guint64         requests;
+  guint64         bigrams;
+} CoverageData;
+
+static gboolean
+emit_coverage_cb (gpointer user_data)
+{
+  CoverageData *data = user_data;
+
+  g_signal_emit (data->explorer, signals[SIGNAL_COVERAGE], 0, data->requests, data->bigrams);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+coverage_data_free (gpointer user_data)
+{
+  CoverageData *data = user_data;
+
+  g_object_unref (data->explorer);
+  g_free (data);
+}
 
 static GPtrArray *
 next_urls (gpointer user_data)
@@ -90,6 +117,18 @@ page (gpointer    user_data,
             g_debug ("Navigation graph, %s: %s", final_url, graph_error->message);
           xmlFreeDoc (doc);
         }
+    }
+
+  /* The sample's distinct 2-grams against its HTML pages, as the harvest
+   * reports them. */
+  if (final_url != NULL && status / 100 == 2 && is_html (content_type))
+    {
+      CoverageData *data = g_new0 (CoverageData, 1);
+
+      data->explorer = g_object_ref (self);
+      data->requests = ++self->n_requests;
+      data->bigrams = cg_nav_graph_get_n_bigrams (self->graph);
+      g_main_context_invoke_full (self->owner_context, G_PRIORITY_DEFAULT, emit_coverage_cb, data, coverage_data_free);
     }
 }
 
@@ -210,6 +249,7 @@ cg_site_explorer_finalize (GObject *object)
   g_clear_pointer (&self->graph, cg_nav_graph_free);
   g_clear_object (&self->model);
   g_clear_object (&self->project);
+  g_clear_pointer (&self->owner_context, g_main_context_unref);
 
   G_OBJECT_CLASS (cg_site_explorer_parent_class)->finalize (object);
 }
@@ -223,11 +263,18 @@ cg_site_explorer_class_init (CgSiteExplorerClass *klass)
    * or with the error that kept it from being made. */
   signals[SIGNAL_FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                            0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+  /* After each HTML page that was fetched, in the main context of the
+   * thread that made the explorer: the HTML pages fetched (guint64) and
+   * their distinct word 2-grams (guint64), as the harvester's "coverage"
+   * signal. */
+  signals[SIGNAL_COVERAGE] = g_signal_new ("coverage", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_UINT64);
 }
 
 static void
 cg_site_explorer_init (CgSiteExplorer *self)
 {
+  self->owner_context = g_main_context_ref_thread_default ();
 }
 
 /**

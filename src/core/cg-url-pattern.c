@@ -518,3 +518,201 @@ cg_url_pattern_similar (const char *a,
   levels_clear (&la);
   return similar;
 }
+
+/* ---- route compatibility -------------------------------------------------- */
+
+/* Paths deeper than this are compared on their first levels only. */
+#define CG_URL_PATTERN_MAX_LEVELS 64
+
+/* What the URLs of a group say of one level of their paths. */
+typedef enum {
+  ROUTE_ABSENT,     /* no URL of the group reaches the level */
+  ROUTE_NUMERIC,    /* every value is a number: data (an id, a date, a page) */
+  ROUTE_KEYWORD,    /* one word shared by two URLs, or a directory: the route's own */
+  ROUTE_TENTATIVE,  /* one word, last segment of a single URL: a keyword or a slug */
+  ROUTE_WORDS,      /* several words: data (slugs) */
+  ROUTE_MIXED,      /* numbers and words: says nothing */
+} RouteKind;
+
+typedef struct {
+  RouteKind   kind;
+  const char *word;     /* for ROUTE_KEYWORD and ROUTE_TENTATIVE, borrowed */
+  guint       n_urls;   /* distinct URLs holding the word */
+  gboolean    inner;    /* the word is a directory in one of them */
+} RouteLevel;
+
+static gboolean
+is_number (const char *segment)
+{
+  if (*segment == '\0')
+    return FALSE;
+  for (const char *c = segment; *c != '\0'; c++)
+    if (!g_ascii_isdigit (*c))
+      return FALSE;
+  return TRUE;
+}
+
+/* The non-empty path segments of @url, without a trailing pagination pair
+ * (a word then a number, "…/page/2"): the pages of one list differ only
+ * there, and a route is the list's, not its page's. NULL if @url does not
+ * parse. */
+static GPtrArray *
+route_segments (const char *url)
+{
+  GPtrArray *segments;
+  Levels levels;
+
+  if (!levels_parse (url, &levels))
+    {
+      levels_clear (&levels);
+      return NULL;
+    }
+  segments = g_ptr_array_new_with_free_func (g_free);
+  for (guint k = 0; levels.segments[k] != NULL && segments->len < CG_URL_PATTERN_MAX_LEVELS; k++)
+    if (*levels.segments[k] != '\0')
+      g_ptr_array_add (segments, g_strdup (levels.segments[k]));
+  levels_clear (&levels);
+  if (segments->len >= 2 && is_number (segments->pdata[segments->len - 1]) &&
+      !is_number (segments->pdata[segments->len - 2]))
+    g_ptr_array_set_size (segments, segments->len - 2);
+  return segments;
+}
+
+/* The kind of each level over the distinct URLs of a group, and in
+ * @n_routes how many of them parse. */
+static GArray *
+route_levels (const char * const *urls,
+              guint               n_urls,
+              GPtrArray          *keep,
+              guint              *n_routes)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GArray *levels = g_array_new (FALSE, TRUE, sizeof (RouteLevel));
+
+  for (guint i = 0; i < n_urls && i < CG_URL_PATTERN_MAX_URLS; i++)
+    {
+      GPtrArray *segments;
+
+      if (urls[i] == NULL || !g_hash_table_add (seen, (gpointer) urls[i]))
+        continue;
+      segments = route_segments (urls[i]);
+      if (segments == NULL)
+        continue;
+      (*n_routes)++;
+      g_ptr_array_add (keep, segments);
+      if (levels->len < segments->len)
+        g_array_set_size (levels, segments->len);
+      for (guint k = 0; k < segments->len; k++)
+        {
+          RouteLevel *level = &g_array_index (levels, RouteLevel, k);
+          const char *value = segments->pdata[k];
+          gboolean number = is_number (value);
+
+          switch (level->kind)
+            {
+            case ROUTE_ABSENT:
+              level->kind = number ? ROUTE_NUMERIC : ROUTE_TENTATIVE;
+              level->word = number ? NULL : value;
+              break;
+            case ROUTE_NUMERIC:
+              if (!number)
+                level->kind = ROUTE_MIXED;
+              break;
+            case ROUTE_KEYWORD:
+            case ROUTE_TENTATIVE:
+              if (number)
+                level->kind = ROUTE_MIXED;
+              else if (!g_str_equal (level->word, value))
+                level->kind = ROUTE_WORDS;
+              break;
+            case ROUTE_WORDS:
+              if (number)
+                level->kind = ROUTE_MIXED;
+              break;
+            case ROUTE_MIXED:
+            default:
+              break;
+            }
+          if (level->kind == ROUTE_TENTATIVE || level->kind == ROUTE_KEYWORD)
+            {
+              level->n_urls++;
+              level->inner = level->inner || k + 1 < segments->len;
+              if (level->n_urls >= 2 || level->inner)
+                level->kind = ROUTE_KEYWORD;
+            }
+        }
+    }
+  return levels;
+}
+
+static gboolean
+is_word_kind (RouteKind kind)
+{
+  return kind == ROUTE_KEYWORD || kind == ROUTE_TENTATIVE || kind == ROUTE_WORDS;
+}
+
+static gboolean
+levels_compatible (const RouteLevel *a,
+                   const RouteLevel *b)
+{
+  if (a->kind == ROUTE_MIXED || b->kind == ROUTE_MIXED)
+    return TRUE;
+  /* A number where the other has words: an id or a date against a name. */
+  if ((a->kind == ROUTE_NUMERIC) != (b->kind == ROUTE_NUMERIC))
+    return FALSE;
+  if (a->kind == ROUTE_NUMERIC)
+    return TRUE;
+  if ((a->kind == ROUTE_KEYWORD && b->kind != ROUTE_WORDS) ||
+      (b->kind == ROUTE_KEYWORD && a->kind != ROUTE_WORDS))
+    return g_str_equal (a->word, b->word);
+  return TRUE;
+}
+
+/* Levels that only @deep reaches, beyond the last of @shallow: a keyword
+ * there is a route of its own (/category/a/ against the root), and a word
+ * right after a number is an item of what the number indexes (a post
+ * of /2019/05/, a section of /book/12/), not one of its lists. A word
+ * after a word is not: slugs nest (/category/a/b/, /about/team/). */
+static gboolean
+beyond_compatible (GArray *shallow,
+                   GArray *deep)
+{
+  for (guint k = shallow->len; k < deep->len; k++)
+    if (g_array_index (deep, RouteLevel, k).kind == ROUTE_KEYWORD)
+      return FALSE;
+  if (shallow->len > 0 && shallow->len < deep->len &&
+      g_array_index (shallow, RouteLevel, shallow->len - 1).kind == ROUTE_NUMERIC &&
+      is_word_kind (g_array_index (deep, RouteLevel, shallow->len).kind))
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+cg_url_pattern_routes_compatible (const char * const *urls_a,
+                                  guint               n_a,
+                                  const char * const *urls_b,
+                                  guint               n_b)
+{
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GArray) a = NULL;
+  g_autoptr(GArray) b = NULL;
+  guint routes_a = 0;
+  guint routes_b = 0;
+
+  g_return_val_if_fail (urls_a != NULL || n_a == 0, TRUE);
+  g_return_val_if_fail (urls_b != NULL || n_b == 0, TRUE);
+
+  a = route_levels (urls_a, n_a, keep, &routes_a);
+  b = route_levels (urls_b, n_b, keep, &routes_b);
+  /* A group without a URL that parses has no route: it says nothing. */
+  if (routes_a == 0 || routes_b == 0)
+    return TRUE;
+  /* The root (or its pages) is the site's front, not a list above every
+   * route: it agrees only with itself. */
+  if ((a->len == 0) != (b->len == 0))
+    return FALSE;
+  for (guint k = 0; k < MIN (a->len, b->len); k++)
+    if (!levels_compatible (&g_array_index (a, RouteLevel, k), &g_array_index (b, RouteLevel, k)))
+      return FALSE;
+  return a->len <= b->len ? beyond_compatible (a, b) : beyond_compatible (b, a);
+}

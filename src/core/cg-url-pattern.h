@@ -77,4 +77,26 @@ gboolean   cg_url_pattern_similar        (const char          *a,
                                           const char          *b,
                                           guint                max_differences);
 
+/* Whether two groups of URLs can be one template's: their routes agree.
+ * Not from seed 001, whose patterns describe a class already found; this
+ * compares two groups while classes are formed. Each level of the path
+ * (non-empty segments, a trailing pagination pair such as "page/2" set
+ * aside) is, over a group's distinct URLs: numeric when all its values are
+ * numbers (ids, dates, page numbers: data); a keyword when one word is
+ * there in two URLs, or in one URL as a directory (a segment with more
+ * below it), as "category" in /category/a/; tentative when one word ends
+ * a single URL (a keyword or a slug: cannot tell); words when several
+ * words are there (slugs); mixed (says nothing) when numbers and words
+ * are. The groups disagree when, at a level both reach, a number meets a
+ * word, or a keyword meets another keyword or tentative word; or when
+ * only one group reaches a level and it holds a keyword there, or a word
+ * right after the other group's last level, a number; or when one group
+ * is the root (every path empty once paging is set aside) and the other
+ * is not. The query is not looked at; a URL that does not parse is
+ * ignored, and a group without any says nothing. */
+gboolean   cg_url_pattern_routes_compatible (const char * const *urls_a,
+                                             guint               n_a,
+                                             const char * const *urls_b,
+                                             guint               n_b);
+
 G_END_DECLS

@@ -1001,11 +1001,15 @@ check_revisit (const char  *payload_digest,
 }
 
 static char *
-revisit_fields (const char *refers_to_target_uri,
+revisit_fields (const char *profile,
+                const char *refers_to_target_uri,
                 const char *refers_to_date,
                 const char *refers_to_record_id)
 {
-  GString *extra = g_string_new ("WARC-Profile: " CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD "\r\n");
+  GString *extra = g_string_new (NULL);
+
+  g_string_append_printf (extra, "WARC-Profile: %s\r\n",
+                          profile != NULL ? profile : CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD);
 
   if (refers_to_record_id != NULL)
     g_string_append_printf (extra, "WARC-Refers-To: %s\r\n", refers_to_record_id);
@@ -1100,9 +1104,10 @@ write_revisit_spec (CgWarcWriter  *self,
                     const char    *refers_to_target_uri,
                     const char    *refers_to_date,
                     const char    *refers_to_record_id,
+                    const char    *profile,
                     GError       **error)
 {
-  g_autofree char *extra = revisit_fields (refers_to_target_uri, refers_to_date,
+  g_autofree char *extra = revisit_fields (profile, refers_to_target_uri, refers_to_date,
                                            refers_to_record_id);
   RecordSpec spec = {
     .type = "revisit",
@@ -1184,7 +1189,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
                                    exchange->response_headers_length,
                                    exchange->revisit_payload_digest,
                                    exchange->revisit_target_uri, exchange->revisit_date,
-                                   exchange->revisit_record_id, error);
+                                   exchange->revisit_record_id, exchange->revisit_profile, error);
   else
     response = write_response_spec (self, response_id, exchange->target_uri, date,
                                     exchange->ip_address, request_id,
@@ -1299,7 +1304,7 @@ cg_warc_writer_write_revisit (CgWarcWriter  *self,
   date_text = format_warc_date (date);
   info = write_revisit_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
                              headers, headers_length, payload_digest, refers_to_target_uri,
-                             refers_to_date, refers_to_record_id, error);
+                             refers_to_date, refers_to_record_id, NULL, error);
   return g_steal_pointer (&info);
 }
 

@@ -23,6 +23,8 @@ G_BEGIN_DECLS
 
 #define CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD \
   "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+#define CG_WARC_REVISIT_PROFILE_NOT_MODIFIED \
+  "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
 #define CG_WARC_CONFORMS_TO \
   "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"
 
@@ -103,6 +105,10 @@ typedef struct {
   const char       *revisit_target_uri;
   const char       *revisit_date;
   const char       *revisit_record_id;
+  /* The revisit's WARC-Profile: NULL for the identical payload digest
+   * profile, or CG_WARC_REVISIT_PROFILE_NOT_MODIFIED for a 304 answer to
+   * a conditional request (re-harvest). */
+  const char       *revisit_profile;
 } CgWarcExchange;
 
 /* The writer. Files are named PREFIX-YYYYMMDDhhmmss-NNNNN.warc.gz (UTC

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Takes PNG screenshots of the workbench's main views into DIR (default
-# data/screenshots), on a virtual display when there is no display.
+# data/screenshots), on a virtual display when there is no display. The
+# demo site is really explored, rendered, extracted and harvested on the
+# way, so it takes a minute or two. BUILD_DIR names the build folder.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$here/_build}

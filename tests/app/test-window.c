@@ -205,10 +205,17 @@ test_try_demo (void)
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
   g_assert_cmpuint (g_bytes_get_size (body), >, 0);
 
-  /* A second try reuses the demo project and its crawl. */
+  /* Trying the demo starts exploring it at once. */
+  g_assert_cmpint (cg_pipeline_get_stage (cg_project_page_get_pipeline (CG_PROJECT_PAGE (page))), ==,
+                   CG_PIPELINE_EXPLORING);
+  g_assert_cmpuint (cg_project_count_crawls (cg_project_page_get_project (CG_PROJECT_PAGE (page))), ==, 1);
+
+  /* A second try reuses the demo project and leaves its exploration be. */
   cg_window_try_demo (window);
   iterate ();
   g_assert_cmpuint (cg_project_count_crawls (cg_project_page_get_project (CG_PROJECT_PAGE (page))), ==, 1);
+  g_assert_cmpint (cg_pipeline_get_stage (cg_project_page_get_pipeline (CG_PROJECT_PAGE (page))), ==,
+                   CG_PIPELINE_EXPLORING);
 
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
@@ -266,6 +273,58 @@ test_new_crawl_dialog (void)
   g_object_unref (dialog);
 }
 
+static void
+test_preferences (void)
+{
+  CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  GtkWidget *preferences = NULL;
+  GtkWidget *style_row;
+  GList *toplevels;
+
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL));
+  iterate ();
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_PREFERENCES_WINDOW (l->data))
+      preferences = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (preferences);
+
+  /* The style row follows the setting, and the window follows both. */
+  style_row = find_widget (preferences, ADW_TYPE_COMBO_ROW, "_Style");
+  g_assert_nonnull (style_row);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (style_row)), ==, 0);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (style_row), 2);
+  g_assert_cmpstr (g_settings_get_string (settings, "color-scheme"), ==, "dark");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_FORCE_DARK);
+  g_settings_set_string (settings, "color-scheme", "light");
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (style_row)), ==, 1);
+  g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_settings_reset (settings, "color-scheme");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_DEFAULT);
+
+  /* Crawl defaults are bound too: what is set here is what New Crawl offers. */
+  g_settings_set_uint (settings, "sample-size", 350);
+  {
+    GtkWidget *sample_row = find_widget (preferences, ADW_TYPE_ACTION_ROW, "Sample _Size");
+    GtkWidget *spin = sample_row != NULL ? find_widget (sample_row, GTK_TYPE_SPIN_BUTTON, NULL) : NULL;
+
+    g_assert_nonnull (spin);
+    g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 350);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 120);
+    g_assert_cmpuint (g_settings_get_uint (settings, "sample-size"), ==, 120);
+  }
+  g_settings_reset (settings, "sample-size");
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -280,12 +339,17 @@ main (int argc, char **argv)
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  /* Crawls report to the main context from their threads; owning it for
+   * the whole test keeps their reports on this thread between the
+   * iterations the tests run by hand. */
+  g_main_context_acquire (g_main_context_default ());
 
   g_test_add_func ("/window/start-page", test_start_page);
   g_test_add_func ("/window/validate-url", test_validate_url);
   g_test_add_func ("/window/recent-projects", test_recent_projects);
   g_test_add_func ("/window/try-demo", test_try_demo);
   g_test_add_func ("/window/new-crawl-dialog", test_new_crawl_dialog);
+  g_test_add_func ("/window/preferences", test_preferences);
 
   return g_test_run ();
 }

@@ -66,6 +66,26 @@ try:
         check("the rendered samples carry boxes and fontdata",
               "data-cg-fontdata" in dom and "data-cg-width" in dom)
 
+        # The samples of a saved model render again on their own, as the
+        # window has them rendered (in a process of its own, reading the
+        # machine progress).
+        os.remove(os.path.join(rendered, "book-1.png"))
+        again = run("model", "--project", project, "--render-only", "--machine-progress")
+        lines = again.stdout.splitlines()
+        progress = [l.split() for l in lines if l.startswith("progress ")]
+        check("--render-only renders the samples again (%d progress lines)" % len(progress),
+              again.returncode == 0 and os.path.exists(os.path.join(rendered, "book-1.png")))
+        check("--machine-progress counts every sample up to the total",
+              len(progress) > 0 and progress[-1][1] == progress[-1][2]
+              and all(l.startswith(("progress ", "failed ")) for l in lines))
+        usage = run("model", url, "--project", project, "--render-only")
+        check("--render-only takes no URL", usage.returncode == 2 and "--render-only" in usage.stderr)
+        missing = run("model", "--project", project, "--render-only", "--version", "99")
+        check("--render-only of a version that does not exist fails, saying so",
+              missing.returncode == 1 and "99" in missing.stderr)
+        stray = run("model", url, "--project", project, "--site", url)
+        check("--site goes with --render-only only", stray.returncode == 2 and "--render-only" in stray.stderr)
+
         pages = [json.loads(l) for l in run("export", "--project", project, "--what", "pages").stdout.splitlines()]
         html = [p for p in pages if p["mime"] == "text/html" and p["status"] == 200]
         check("at most 200 pages were sampled (%d)" % len(html), 0 < len(html) <= 200)

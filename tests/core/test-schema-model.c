@@ -325,6 +325,67 @@ test_update (void)
   }
 }
 
+/* A merge the caller forbids is not taken, and two classes merged whole
+ * give the model built with them as one from the start. */
+static void
+test_merge_classes (void)
+{
+  static const char * const pages[] = {
+    "site menu list l1 l2 l3",          /* 0–1: lists */
+    "site menu list l1 l2 l3",
+    "site menu detail d1 d2 d3 d4",     /* 2–3: details */
+    "site menu detail d1 d2 d3 d4",
+    "site menu list l1 l2 l4",          /* 4: a list */
+    NULL,
+  };
+  static const int before[] = { 0, 1, -1, 2, 3, -1, -2 };
+  static const int lists_together[] = { 2, 3, -1, 0, 1, 4, -1, -2 };
+  g_autoptr(CgSchemaModel) model = rebuild (pages, before);
+  g_autoptr(CgSchemaModel) expected = rebuild (pages, lists_together);
+  const gboolean not_lists[] = { FALSE, TRUE };
+  guint list = 4;
+  guint n_pages = 0;
+  const guint *members;
+
+  /* Unconstrained, page 4 would join the lists (class 0); forbidden to,
+   * it is a class of its own rather than a member of the details. */
+  {
+    double mdl_new;
+    double mdl_merged;
+    int best;
+
+    cg_schema_model_evaluate (model, &list, 1, &mdl_new, &mdl_merged, &best);
+    g_assert_cmpint (best, ==, 0);
+  }
+  g_assert_cmpuint (cg_schema_model_update_among (model, &list, 1, not_lists), ==, 2);
+  g_assert_cmpuint (cg_schema_model_get_n_classes (model), ==, 3);
+
+  /* Merging class 2 into class 0, then class 0 into class 1 (the details
+   * first and renumbered down), leaves the lists' class as class 1 and
+   * the details' as class 0, as in @lists_together. */
+  cg_schema_model_merge_classes (model, 0, 2);
+  g_assert_cmpuint (cg_schema_model_get_n_classes (model), ==, 2);
+  g_assert_cmpint (cg_schema_model_get_page_class (model, 4), ==, 0);
+  cg_schema_model_merge_classes (model, 1, 0);
+  g_assert_cmpuint (cg_schema_model_get_n_classes (model), ==, 1);
+  g_assert_cmpint (cg_schema_model_get_page_class (model, 0), ==, 0);
+  g_assert_cmpint (cg_schema_model_get_page_class (model, 2), ==, 0);
+  members = cg_schema_model_get_class_pages (model, 0, &n_pages);
+  g_assert_cmpuint (n_pages, ==, 5);
+  g_assert_cmpuint (members[0], ==, 2);
+  g_assert_cmpuint (members[2], ==, 0);
+
+  /* The lists merged alone give the same MDL as the model built so. */
+  {
+    g_autoptr(CgSchemaModel) again = rebuild (pages, before);
+
+    g_assert_cmpuint (cg_schema_model_update_among (again, &list, 1, not_lists), ==, 2);
+    cg_schema_model_merge_classes (again, 0, 2);
+    assert_close (cg_schema_model_get_mdl (again), cg_schema_model_get_mdl (expected));
+    g_assert_cmpint (cg_schema_model_get_page_class (again, 2), ==, 1);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -337,6 +398,7 @@ main (int    argc,
   g_test_add_func ("/schema-model/encoding", test_encoding);
   g_test_add_func ("/schema-model/text-schema", test_text_schema);
   g_test_add_func ("/schema-model/update", test_update);
+  g_test_add_func ("/schema-model/merge-classes", test_merge_classes);
 
   return g_test_run ();
 }

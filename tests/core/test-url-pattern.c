@@ -243,6 +243,71 @@ test_demo_site (void)
     }
 }
 
+static gboolean
+routes_agree (const char * const *a,
+              const char * const *b)
+{
+  gboolean agree = cg_url_pattern_routes_compatible (a, g_strv_length ((GStrv) a), b, g_strv_length ((GStrv) b));
+
+  /* The relation is symmetric. */
+  g_assert_cmpint (agree, ==,
+                   cg_url_pattern_routes_compatible (b, g_strv_length ((GStrv) b), a, g_strv_length ((GStrv) a)));
+  return agree;
+}
+
+/* Route compatibility: what may and may not be one template's pages. */
+static void
+test_routes (void)
+{
+  static const char * const root[] = { "http://127.0.0.1/", "http://127.0.0.1/page/2/", NULL };
+  static const char * const tags[] = { "http://127.0.0.1/tag/kernel/", "http://127.0.0.1/tag/dns/page/3/", NULL };
+  static const char * const one_tag[] = { "http://127.0.0.1/tag/cron/", NULL };
+  static const char * const categories[] = { "http://127.0.0.1/category/debian/",
+                                             "http://127.0.0.1/category/admin/apt/", NULL };
+  static const char * const subcategory[] = { "http://127.0.0.1/category/net/services/", NULL };
+  static const char * const months[] = { "http://127.0.0.1/2019/05/", "http://127.0.0.1/2020/11/page/2/", NULL };
+  static const char * const days[] = { "http://127.0.0.1/2019/05/14/", NULL };
+  static const char * const year[] = { "http://127.0.0.1/2021/", NULL };
+  static const char * const posts[] = { "http://127.0.0.1/2019/05/a-post/", "http://127.0.0.1/2021/03/another/", NULL };
+  static const char * const one_post[] = { "http://127.0.0.1/2022/01/yet-another/?replytocom=4", NULL };
+  static const char * const statics[] = { "http://127.0.0.1/about", "http://127.0.0.1/contact", NULL };
+  static const char * const one_static[] = { "http://127.0.0.1/delivery", NULL };
+  static const char * const books[] = { "http://127.0.0.1/book/a", "http://127.0.0.1/book/b", NULL };
+  static const char * const searches[] = { "http://127.0.0.1/search?q=a", "http://127.0.0.1/search?q=b&page=2", NULL };
+  static const char * const empty[] = { NULL };
+
+  /* Agreeing: a list and its other pages, a tree of slugs, dates of any
+   * precision, items with a shared keyword. */
+  g_assert_true (routes_agree (tags, one_tag));
+  g_assert_true (routes_agree (categories, subcategory));
+  g_assert_true (routes_agree (months, days));
+  g_assert_true (routes_agree (months, year));
+  g_assert_true (routes_agree (posts, one_post));
+  g_assert_true (routes_agree (statics, one_static));
+  g_assert_true (routes_agree (root, root));
+  g_assert_true (routes_agree (empty, books));
+  /* A keyword against varied words may be one of them: the schemas decide. */
+  g_assert_true (routes_agree (books, statics));
+
+  /* Disagreeing: other keywords, a keyword against numbers or slugs, a
+   * post under a month, the front against anything below it. */
+  g_assert_false (routes_agree (tags, categories));
+  g_assert_false (routes_agree (one_tag, subcategory));
+  g_assert_false (routes_agree (categories, months));
+  g_assert_false (routes_agree (posts, months));
+  g_assert_false (routes_agree (posts, days));
+  g_assert_false (routes_agree (books, searches));
+  g_assert_false (routes_agree (root, tags));
+  g_assert_false (routes_agree (root, statics));
+
+  /* A URL that does not parse has no route: it says nothing. */
+  {
+    static const char * const bad[] = { "not a url", NULL };
+
+    g_assert_true (routes_agree (bad, tags));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -255,6 +320,7 @@ main (int    argc,
   g_test_add_func ("/url-pattern/shapes", test_shapes);
   g_test_add_func ("/url-pattern/bad-input", test_bad_input);
   g_test_add_func ("/url-pattern/demo-site", test_demo_site);
+  g_test_add_func ("/url-pattern/routes", test_routes);
 
   return g_test_run ();
 }

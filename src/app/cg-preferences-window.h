@@ -1,0 +1,19 @@
+/* cg-preferences-window.h: the workbench's preferences.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+/* Every row is bound to its GSettings key, so a change applies at once
+ * and there is nothing to save. */
+#define CG_TYPE_PREFERENCES_WINDOW (cg_preferences_window_get_type ())
+G_DECLARE_FINAL_TYPE (CgPreferencesWindow, cg_preferences_window, CG, PREFERENCES_WINDOW, AdwPreferencesWindow)
+
+CgPreferencesWindow *cg_preferences_window_new (GtkWindow *parent);
+
+G_END_DECLS

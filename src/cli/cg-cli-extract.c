@@ -1,0 +1,238 @@
+/* cg-cli-extract.c: `cartograph-cli extract`, the data records of every archived page of a model's classes.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+
+#include "cg-cli.h"
+#include "cg-record-extractor.h"
+#include "cg-record-store.h"
+
+typedef struct {
+  gboolean    terminal;
+  gboolean    quiet;
+  GHashTable *pages;   /* class name → pages done */
+} ExtractCli;
+
+static void
+progress_cb (const char *class_name,
+             guint       pages_done,
+             guint       pages_total,
+             guint       n_records,
+             gpointer    user_data)
+{
+  ExtractCli *cli = user_data;
+
+  g_hash_table_replace (cli->pages, g_strdup (class_name), GUINT_TO_POINTER (pages_done));
+  /* Extraction runs on this thread: this lets the SIGINT source run and
+   * cancel it between two pages. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  if (cli->quiet || !cli->terminal)
+    return;
+  fprintf (stderr, _("\r\033[KExtracting %s: %u of %u pages, %u records"),
+           class_name, pages_done, pages_total, n_records);
+  fflush (stderr);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The model a command line names: a version of a site, the newest model
+ * of a site, or the newest model of the project's only site. */
+static CgSiteModel *
+load_model (CgStore     *store,
+            const char  *site,
+            int          version,
+            GError     **error)
+{
+  g_auto(GStrv) sites = NULL;
+
+  if (site == NULL && version > 0)
+    {
+      sites = cg_site_model_list_sites (store, error);
+      if (sites == NULL)
+        return NULL;
+      if (g_strv_length (sites) > 1)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
+                       _("The project has models of %u sites: name one with --site"), g_strv_length (sites));
+          return NULL;
+        }
+      site = sites[0];
+    }
+  if (version > 0)
+    return cg_site_model_load (store, site, version, error);
+  return cg_site_model_load_latest (store, site, error);
+}
+
+static char *
+class_names (CgSiteModel *model)
+{
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < classes->len; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      g_string_append (out, ((CgPageClass *) g_ptr_array_index (classes, i))->name);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+print_summary (CgProject   *project,
+               CgSiteModel *model,
+               const char  *only_class,
+               ExtractCli  *cli)
+{
+  CgStore *store = cg_project_get_store (project);
+  gint64 model_id = cg_site_model_get_id (model);
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  g_autoptr(GHashTable) counts = cg_record_store_count_by_class (store, model_id, NULL);
+
+  printf (_("Records of model version %d of %s\n"), cg_site_model_get_version (model), cg_site_model_get_site (model));
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      g_autoptr(CgStoredWrapper) stored = NULL;
+      g_autoptr(CgWrapper) wrapper = NULL;
+      g_auto(GStrv) columns = NULL;
+      g_autofree char *joined = NULL;
+      guint pages = GPOINTER_TO_UINT (g_hash_table_lookup (cli->pages, klass->name));
+      guint records = counts != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (counts, klass->name)) : 0;
+
+      if (only_class != NULL && !g_str_equal (only_class, klass->name))
+        continue;
+      stored = cg_record_store_load_wrapper (store, model_id, klass->name, NULL);
+      if (stored != NULL)
+        wrapper = cg_wrapper_new_from_json (stored->definition, NULL);
+      if (wrapper == NULL)
+        {
+          printf (_("  %-20s no wrapper: its sample pages show no repeated records and no fields that vary\n"),
+                  klass->name);
+          continue;
+        }
+      columns = cg_wrapper_list_column_names (wrapper);
+      joined = g_strjoinv (", ", columns);
+      /* Translators: class, wrapper kind (list or detail), page count, record count, then the column names. */
+      printf (_("  %-20s %-6s %5u pages %7u records  columns: %s\n"), klass->name,
+              cg_wrapper_kind_to_string (stored->kind), pages, records, joined);
+    }
+}
+
+int
+cg_cli_extract (int    argc,
+                char **argv)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *site = NULL;
+  g_autofree char *class_name = NULL;
+  gboolean relearn = FALSE, quiet = FALSE;
+  int version = 0;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GError) error = NULL;
+  ExtractCli cli = { 0 };
+  int exit_code = CG_CLI_EXIT_OK;
+  gboolean ok;
+  guint sigint;
+  const GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
+    { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use (default: the newest model)"), N_("URL") },
+    { "model", 'm', 0, G_OPTION_ARG_INT, &version, N_("The model version (default: the newest)"), N_("VERSION") },
+    { "class", 'c', 0, G_OPTION_ARG_STRING, &class_name, N_("Only this page class (default: every class)"), N_("CLASS") },
+    { "relearn", 0, 0, G_OPTION_ARG_NONE, &relearn, N_("Learn the wrappers again even where there is one"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress and no summary"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context,
+                                _("Extract the data records of every archived page of a model’s classes.\n\n"
+                                  "Each class gets a wrapper, learned on its rendered sample pages (those "
+                                  "that “cartograph-cli model” leaves in the project) or else on their "
+                                  "archived HTML: a list wrapper for pages that show many records, a detail "
+                                  "wrapper (one record per page) for pages that show one thing. Wrappers "
+                                  "are kept in the project and learned only once unless --relearn is given. "
+                                  "Use “cartograph-cli export --what records” to write the records out."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
+    return exit_code;
+
+  if (folder == NULL)
+    {
+      cg_cli_print_error (_("extract needs --project DIR"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (argc > 1)
+    {
+      cg_cli_print_error (_("extract takes no arguments, only options"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (version < 0)
+    {
+      cg_cli_print_error (_("--model needs a version number from 1, not %d"), version);
+      return CG_CLI_EXIT_USAGE;
+    }
+
+  project = cg_project_open (folder, &error);
+  if (project == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  model = load_model (cg_project_get_store (project), site, version, &error);
+  if (model == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  if (class_name != NULL && cg_site_model_get_class (model, class_name) == NULL)
+    {
+      g_autofree char *names = class_names (model);
+
+      cg_cli_print_error (_("the model version %d of %s has no class “%s”; its classes are: %s"),
+                          cg_site_model_get_version (model), cg_site_model_get_site (model), class_name, names);
+      return CG_CLI_EXIT_USAGE;
+    }
+
+  if (relearn && !cg_record_extractor_learn (project, model, class_name, &error))
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cli.terminal = isatty (STDERR_FILENO);
+  cli.quiet = quiet;
+  cli.pages = pages;
+  cancellable = g_cancellable_new ();
+  sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  ok = cg_record_extractor_run (project, model, class_name, cancellable, progress_cb, &cli, &error);
+  g_source_remove (sigint);
+  if (cli.terminal && !quiet)
+    fprintf (stderr, "\n");
+  if (!ok)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+  if (!quiet)
+    print_summary (project, model, class_name, &cli);
+  return CG_CLI_EXIT_OK;
+}

@@ -1,0 +1,483 @@
+/* cg-cli-harvest.c: `cartograph-cli harvest`, archive a site by its model.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+
+#include "cg-cli.h"
+#include "cg-harvester.h"
+
+/* Without a terminal, progress is one plain line this often. */
+#define PLAIN_PROGRESS_INTERVAL_US (5 * G_USEC_PER_SEC)
+
+/* At most this many classes are shown live; the rest are summed up. */
+#define MAX_LIVE_CLASSES 20
+
+typedef struct {
+  GMainLoop   *loop;
+  CgHarvester *harvester;
+  gboolean     terminal;
+  gboolean     quiet;
+  guint        lines_drawn;   /* the live block's height on the terminal */
+  gint64       last_plain_line;
+  guint64      requests;
+  guint64      bigrams;
+  guint        interrupts;
+  CgCrawlEnd   end;
+  GError      *error;
+} HarvestCli;
+
+/* The model a command line names: a version of a site, the newest model
+ * of a site, or the newest model of the project's only site. */
+static CgSiteModel *
+load_model (CgStore     *store,
+            const char  *site,
+            int          version,
+            GError     **error)
+{
+  g_auto(GStrv) sites = NULL;
+
+  if (site == NULL)
+    {
+      sites = cg_site_model_list_sites (store, error);
+      if (sites == NULL)
+        return NULL;
+      if (sites[0] == NULL)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
+                       _("The project has no model: learn one with “cartograph-cli model”"));
+          return NULL;
+        }
+      if (g_strv_length (sites) > 1)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
+                       _("The project has models of %u sites: name one with --site"), g_strv_length (sites));
+          return NULL;
+        }
+      site = sites[0];
+    }
+  if (version > 0)
+    return cg_site_model_load (store, site, version, error);
+  return cg_site_model_load_latest (store, site, error);
+}
+
+static char *
+progress_summary (HarvestCli *cli)
+{
+  CgCrawlStats stats;
+
+  cg_crawler_get_stats (cg_harvester_get_crawler (cli->harvester), &stats);
+  return g_strdup_printf (_("%" G_GUINT64_FORMAT " fetched, %" G_GUINT64_FORMAT " in flight, %" G_GUINT64_FORMAT
+                            " failed; %" G_GUINT64_FORMAT " pages, %" G_GUINT64_FORMAT " distinct 2-grams%s"),
+                          stats.done, stats.in_flight, stats.failed, cli->requests, cli->bigrams,
+                          stats.paused ? _(" (paused)") : "");
+}
+
+/* On a terminal, a block of one line per class, drawn again in place. */
+static void
+draw_live (HarvestCli *cli)
+{
+  g_auto(GStrv) classes = cg_harvester_list_classes (cli->harvester);
+  g_autofree char *summary = progress_summary (cli);
+  guint n = g_strv_length (classes);
+  guint other_pages = 0, other_records = 0;
+
+  if (cli->lines_drawn > 0)
+    fprintf (stderr, "\033[%uA", cli->lines_drawn);
+  cli->lines_drawn = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      guint pages = 0, records = 0;
+
+      cg_harvester_get_class_counts (cli->harvester, classes[i], &pages, &records);
+      if (i >= MAX_LIVE_CLASSES)
+        {
+          other_pages += pages;
+          other_records += records;
+          continue;
+        }
+      fprintf (stderr, "\r\033[K  %-28s %7u %s %8u %s\n", classes[i], pages, _("pages"), records, _("records"));
+      cli->lines_drawn++;
+    }
+  if (n > MAX_LIVE_CLASSES)
+    {
+      fprintf (stderr, "\r\033[K  %-28s %7u %s %8u %s\n", _("(other classes)"), other_pages, _("pages"),
+               other_records, _("records"));
+      cli->lines_drawn++;
+    }
+  fprintf (stderr, "\r\033[K%s\n", summary);
+  cli->lines_drawn++;
+  fflush (stderr);
+}
+
+static void
+print_plain (HarvestCli *cli)
+{
+  g_auto(GStrv) classes = cg_harvester_list_classes (cli->harvester);
+  g_autofree char *summary = progress_summary (cli);
+  GString *line = g_string_new (summary);
+
+  for (guint i = 0; classes[i] != NULL; i++)
+    {
+      guint pages = 0;
+
+      cg_harvester_get_class_counts (cli->harvester, classes[i], &pages, NULL);
+      g_string_append_printf (line, "%s %s %u", i == 0 ? ";" : ",", classes[i], pages);
+    }
+  fprintf (stderr, "%s\n", line->str);
+  g_string_free (line, TRUE);
+}
+
+static void
+progress_cb (CgCrawler          *crawler,
+             const CgCrawlStats *stats,
+             HarvestCli         *cli)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (cli->quiet)
+    return;
+  if (cli->terminal)
+    draw_live (cli);
+  else if (now - cli->last_plain_line >= PLAIN_PROGRESS_INTERVAL_US)
+    {
+      print_plain (cli);
+      cli->last_plain_line = now;
+    }
+}
+
+static void
+coverage_cb (CgHarvester *harvester,
+             guint64      requests,
+             guint64      bigrams,
+             HarvestCli  *cli)
+{
+  cli->requests = requests;
+  cli->bigrams = bigrams;
+}
+
+static void
+event_cb (CgCrawler  *crawler,
+          int         kind,
+          const char *url,
+          const char *message,
+          HarvestCli *cli)
+{
+  /* Blocked and failed URLs are in the crawl log; only what changes the
+   * harvest as a whole is worth a line here. */
+  if (kind == CG_CRAWL_EVENT_ROBOTS || kind == CG_CRAWL_EVENT_FETCH_FAILED || cli->quiet)
+    return;
+  if (cli->terminal)
+    {
+      fprintf (stderr, "\r\033[K");
+      cli->lines_drawn = 0;
+    }
+  fprintf (stderr, "%s%s%s\n", message, url != NULL ? ": " : "", url != NULL ? url : "");
+}
+
+static void
+finished_cb (CgHarvester  *harvester,
+             int           end,
+             const GError *error,
+             HarvestCli   *cli)
+{
+  if (!cli->quiet)
+    {
+      if (cli->terminal)
+        draw_live (cli);
+      else
+        print_plain (cli);
+    }
+  cli->end = end;
+  if (error != NULL)
+    cli->error = g_error_copy (error);
+  g_main_loop_quit (cli->loop);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  HarvestCli *cli = user_data;
+
+  if (++cli->interrupts == 1)
+    {
+      fprintf (stderr, "\n%s\n", _("Stopping: finishing the records under way (press Ctrl+C again to quit at once)…"));
+      cli->lines_drawn = 0;
+      cg_harvester_stop (cli->harvester);
+      return G_SOURCE_CONTINUE;
+    }
+  /* Quitting at once is safe too: what was not committed is redone when
+   * the harvest resumes. */
+  _exit (CG_CLI_EXIT_FAILED);
+}
+
+static void
+print_report (const CgHarvestReport *report,
+              CgHarvester           *harvester)
+{
+  CgHarvestClassChanges totals;
+
+  cg_harvest_report_get_totals (report, &totals);
+  if (report->previous_crawl_id > 0)
+    printf (_("Harvest %" G_GINT64_FORMAT ": %u pages; changes since harvest %" G_GINT64_FORMAT
+              " (%u conditional requests, %u not modified, %u revisit records)\n"),
+            report->crawl_id, report->n_pages, report->previous_crawl_id,
+            report->n_conditional, report->n_not_modified, report->n_revisits);
+  else
+    printf (_("Harvest %" G_GINT64_FORMAT ": %u pages, the first harvest of the project\n"),
+            report->crawl_id, report->n_pages);
+  printf ("  %-28s %8s %8s %10s %8s %8s\n", _("class"), _("new"), _("changed"), _("unchanged"), _("gone"), _("records"));
+  for (guint i = 0; i < report->classes->len; i++)
+    {
+      const CgHarvestClassChanges *changes = g_ptr_array_index (report->classes, i);
+      guint records = 0;
+
+      cg_harvester_get_class_counts (harvester, changes->class_name, NULL, &records);
+      printf ("  %-28s %8u %8u %10u %8u %8u\n", changes->class_name, changes->n_new, changes->n_changed,
+              changes->n_unchanged, changes->n_gone, records);
+    }
+  printf ("  %-28s %8u %8u %10u %8u\n", _("total"), totals.n_new, totals.n_changed, totals.n_unchanged, totals.n_gone);
+  if (cg_harvester_get_options (harvester)->strategy == CG_HARVEST_STRATEGY_LIKE)
+    printf (_("Pages like %s: %u\n"), cg_harvester_get_options (harvester)->like_url,
+            cg_harvester_get_n_targets (harvester));
+}
+
+int
+cg_cli_harvest (int    argc,
+                char **argv)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *site = NULL;
+  g_autofree char *strategy = NULL;
+  g_autofree char *like = NULL;
+  g_autofree char *user_agent = NULL;
+  g_autofree char *contact = NULL;
+  g_autofree char *bandwidth = NULL;
+  gboolean resume = FALSE, everything = FALSE, no_requisites = FALSE, ignore_robots = FALSE;
+  gboolean no_politeness = FALSE, no_conditional = FALSE, quiet = FALSE, json = FALSE;
+  int version = 0, class_wait = 0, per_host = 0, connections = 0, timeout = 0, max_repeats = 0, like_pages = 0;
+  gint64 max_pages = 0, max_duration = 0;
+  double delay = -1, delay_factor = -1, max_delay = -1, like_similarity = 0;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(CgHarvestOptions) options = NULL;
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(CgHarvestReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  HarvestCli cli = { 0 };
+  int exit_code = CG_CLI_EXIT_OK;
+  guint sigint, sigterm;
+  const GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder, with a model"), N_("DIR") },
+    { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use, when the project has several"), N_("SITE") },
+    { "model", 0, 0, G_OPTION_ARG_INT, &version, N_("The model version to use (default: the newest)"), N_("V") },
+    { "strategy", 0, 0, G_OPTION_ARG_STRING, &strategy, N_("Follow the model’s classes (default), its navigation patterns, or pages like one"), N_("classes|patterns|like") },
+    { "like", 0, 0, G_OPTION_ARG_STRING, &like, N_("The sample page of a harvest by example"), N_("URL") },
+    { "everything", 0, 0, G_OPTION_ARG_NONE, &everything, N_("Also archive the pages in scope that no class link reaches"), NULL },
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Resume the project’s last harvest where it stopped"), NULL },
+    { "class-wait", 0, 0, G_OPTION_ARG_INT, &class_wait, N_("Wait between two pages of one class, on top of politeness"), N_("MS") },
+    { "no-conditional", 0, 0, G_OPTION_ARG_NONE, &no_conditional, N_("Fetch everything again, without conditional requests"), NULL },
+    { "max-repeats", 0, 0, G_OPTION_ARG_INT, &max_repeats, N_("Rounds of a repeated pattern step at most (default 1000)"), N_("N") },
+    { "like-pages", 0, 0, G_OPTION_ARG_INT, &like_pages, N_("Pages mapped to learn a harvest by example (default 3000)"), N_("N") },
+    { "like-similarity", 0, 0, G_OPTION_ARG_DOUBLE, &like_similarity, N_("How like the sample a page must be, 0 to 1 (default 0.8)"), N_("S") },
+    { "max-pages", 0, 0, G_OPTION_ARG_INT64, &max_pages, N_("Stop after this many HTML pages"), N_("N") },
+    { "max-duration", 0, 0, G_OPTION_ARG_INT64, &max_duration, N_("Stop after this many seconds"), N_("SECONDS") },
+    { "no-requisites", 0, 0, G_OPTION_ARG_NONE, &no_requisites, N_("Do not fetch the CSS, scripts and images pages need"), NULL },
+    { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
+    { "user-agent", 0, 0, G_OPTION_ARG_STRING, &user_agent, N_("The whole User-Agent header"), N_("TEXT") },
+    { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
+    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
+    { "delay-factor", 0, 0, G_OPTION_ARG_DOUBLE, &delay_factor, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
+    { "max-delay", 0, 0, G_OPTION_ARG_DOUBLE, &max_delay, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
+    { "per-host", 0, 0, G_OPTION_ARG_INT, &per_host, N_("Requests to one host at once (default 1)"), N_("N") },
+    { "connections", 0, 0, G_OPTION_ARG_INT, &connections, N_("Open connections at most (default 8)"), N_("N") },
+    { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &no_politeness, N_("No delays, all connections on one host: only for your own servers"), NULL },
+    { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &bandwidth, N_("Bandwidth caps by time, e.g. “mon-fri 08:00-19:00 = 200K; * = 1M”"), N_("SCHEDULE") },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Longest time for one fetch"), N_("SECONDS") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the report of changes as JSON"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Archive a site by its model: follow its page classes, its navigation "
+                                           "patterns, or every page like a sample page. A harvest after an earlier "
+                                           "one asks only for what changed and reports the changes per class."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
+    return exit_code;
+
+  if (folder == NULL)
+    {
+      cg_cli_print_error (_("harvest needs --project DIR"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (argc > 1)
+    {
+      cg_cli_print_error (_("harvest takes no URL: it starts from the model’s site (use --like URL for a sample page)"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (version < 0 || class_wait < 0 || per_host < 0 || connections < 0 || timeout < 0 || max_repeats < 0 ||
+      like_pages < 0 || max_pages < 0 || max_duration < 0)
+    {
+      cg_cli_print_error (_("limits and counts cannot be negative"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (resume && (strategy != NULL || like != NULL || version > 0 || site != NULL))
+    {
+      cg_cli_print_error (_("--resume continues the harvest as it was started: give no strategy, sample or model"));
+      return CG_CLI_EXIT_USAGE;
+    }
+
+  project = cg_project_open (folder, &error);
+  if (project == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  if (resume)
+    {
+      gint64 crawl_id = cg_harvester_find_resumable (project, &error);
+
+      harvester = crawl_id > 0 ? cg_harvester_new_for_crawl (project, crawl_id, &error) : NULL;
+    }
+  else
+    {
+      options = cg_harvest_options_new ();
+      if (strategy != NULL && !cg_harvest_strategy_from_string (strategy, &options->strategy))
+        {
+          cg_cli_print_error (_("“%s” is not a harvest strategy: use classes, patterns or like"), strategy);
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (like != NULL && strategy == NULL)
+        options->strategy = CG_HARVEST_STRATEGY_LIKE;
+      if (options->strategy == CG_HARVEST_STRATEGY_LIKE && like == NULL)
+        {
+          cg_cli_print_error (_("a harvest by example needs --like URL, the sample page"));
+          return CG_CLI_EXIT_USAGE;
+        }
+      if (like != NULL && options->strategy != CG_HARVEST_STRATEGY_LIKE)
+        {
+          cg_cli_print_error (_("--like goes with --strategy like"));
+          return CG_CLI_EXIT_USAGE;
+        }
+      options->like_url = g_steal_pointer (&like);
+      options->everything_in_scope = everything;
+      options->class_wait_ms = (guint) class_wait;
+      options->conditional = !no_conditional;
+      options->max_repeats = (guint) max_repeats;
+      options->like_map_pages = (guint) like_pages;
+      options->like_similarity = like_similarity;
+
+      options->crawl->max_pages = (guint64) max_pages;
+      options->crawl->max_duration = (guint64) max_duration;
+      options->crawl->requisites = !no_requisites;
+      options->crawl->obey_robots = !ignore_robots;
+      if (user_agent != NULL)
+        options->crawl->user_agent = g_steal_pointer (&user_agent);
+      if (contact != NULL)
+        options->crawl->contact = g_steal_pointer (&contact);
+      if (bandwidth != NULL)
+        {
+          g_free (options->crawl->bandwidth);
+          options->crawl->bandwidth = g_steal_pointer (&bandwidth);
+        }
+      if (connections > 0)
+        options->crawl->max_connections = (guint) connections;
+      if (no_politeness)
+        cg_crawl_config_disable_politeness (options->crawl);
+      if (delay >= 0)
+        options->crawl->min_delay = delay;
+      if (delay_factor >= 0)
+        options->crawl->delay_factor = delay_factor;
+      if (max_delay >= 0)
+        options->crawl->max_delay = max_delay;
+      else if (options->crawl->max_delay < options->crawl->min_delay)
+        options->crawl->max_delay = options->crawl->min_delay;
+      if (per_host > 0)
+        options->crawl->max_per_host = (guint) per_host;
+      if (timeout > 0)
+        options->crawl->timeout = (guint) timeout;
+      if (!cg_harvest_options_validate (options, &error))
+        {
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_USAGE;
+        }
+
+      model = load_model (cg_project_get_store (project), site, version, &error);
+      if (model == NULL)
+        {
+          cg_cli_print_error ("%s", error->message);
+          return CG_CLI_EXIT_FAILED;
+        }
+      harvester = cg_harvester_new (project, model, options, &error);
+    }
+  if (harvester == NULL)
+    {
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
+
+  cli.loop = g_main_loop_new (NULL, FALSE);
+  cli.harvester = harvester;
+  cli.terminal = isatty (STDERR_FILENO);
+  cli.quiet = quiet;
+  g_signal_connect (cg_harvester_get_crawler (harvester), "progress", G_CALLBACK (progress_cb), &cli);
+  g_signal_connect (cg_harvester_get_crawler (harvester), "event", G_CALLBACK (event_cb), &cli);
+  g_signal_connect (harvester, "coverage", G_CALLBACK (coverage_cb), &cli);
+  g_signal_connect (harvester, "finished", G_CALLBACK (finished_cb), &cli);
+  sigint = g_unix_signal_add (SIGINT, interrupt_cb, &cli);
+  sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
+
+  if (!quiet)
+    fprintf (stderr, _("Harvest %" G_GINT64_FORMAT " of %s (model version %d, by %s) into %s\n"),
+             cg_harvester_get_crawl_id (harvester), cg_site_model_get_site (cg_harvester_get_model (harvester)),
+             cg_site_model_get_version (cg_harvester_get_model (harvester)),
+             cg_harvest_strategy_to_string (cg_harvester_get_options (harvester)->strategy),
+             cg_project_get_folder (project));
+  cg_harvester_start (harvester);
+  g_main_loop_run (cli.loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  g_main_loop_unref (cli.loop);
+
+  report = cg_harvester_get_report (harvester, &error);
+  if (report == NULL)
+    {
+      cg_cli_print_error (_("the harvest’s report cannot be made: %s"), error->message);
+      exit_code = CG_CLI_EXIT_FAILED;
+    }
+  else if (json)
+    {
+      g_autofree char *text = cg_harvest_report_to_json (report);
+
+      printf ("%s\n", text);
+    }
+  else if (!quiet)
+    print_report (report, harvester);
+
+  switch (cli.end)
+    {
+    case CG_CRAWL_END_DONE:
+    case CG_CRAWL_END_LIMIT:
+      break;
+    case CG_CRAWL_END_STOPPED:
+      fprintf (stderr, _("Stopped. Run “cartograph-cli harvest --resume --project %s” to go on.\n"), folder);
+      break;
+    case CG_CRAWL_END_FAILED:
+    default:
+      cg_cli_print_error ("%s", cli.error != NULL ? cli.error->message : _("the harvest failed"));
+      exit_code = CG_CLI_EXIT_FAILED;
+      break;
+    }
+  g_clear_error (&cli.error);
+  return exit_code;
+}

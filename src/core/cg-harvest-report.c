@@ -1,0 +1,342 @@
+/* cg-harvest-report.c: what changed in each class between two harvests.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "cg-harvest-report.h"
+#include "cg-harvester.h"
+
+typedef struct {
+  char     *class_name;   /* NULL: unclassified */
+  guint     status;
+  char     *digest;
+  gboolean  validators;   /* the fetch kept an ETag or a Last-Modified date */
+} PageRow;
+
+static void
+page_row_free (PageRow *row)
+{
+  g_free (row->class_name);
+  g_free (row->digest);
+  g_free (row);
+}
+
+static gboolean
+crawl_exists (CgStore  *store,
+              gint64    crawl_id,
+              GError  **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, "SELECT 1 FROM crawls WHERE id = ?1", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
+                   _("The project has no crawl %" G_GINT64_FORMAT), crawl_id);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The HTML pages a crawl archived, by URL: the last fetch of each URL. */
+static GHashTable *
+load_pages (CgStore  *store,
+            gint64    crawl_id,
+            GError  **error)
+{
+  g_autoptr(GHashTable) pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) page_row_free);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = cg_store_prepare (store,
+                           "SELECT u.url, f.status, f.payload_digest, "
+                           "  (SELECT l.class FROM page_labels l WHERE l.url_id = u.id ORDER BY l.model_id DESC LIMIT 1), "
+                           "  f.etag IS NOT NULL OR f.last_modified IS NOT NULL "
+                           "FROM fetches f JOIN urls u ON u.id = f.url_id "
+                           "WHERE f.crawl_id = ?1 "
+                           "  AND f.id = (SELECT max(g.id) FROM fetches g WHERE g.url_id = f.url_id) "
+                           "  AND f.mime IN ('text/html', 'application/xhtml+xml')",
+                           error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      PageRow *row = g_new0 (PageRow, 1);
+
+      row->status = (guint) sqlite3_column_int (stmt, 1);
+      row->digest = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+      row->class_name = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
+      row->validators = sqlite3_column_int (stmt, 4) != 0;
+      g_hash_table_replace (pages, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), row);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL, _("Cannot read the pages of crawl %" G_GINT64_FORMAT ": %s"),
+                   crawl_id, sqlite3_errmsg (cg_store_get_db (store)));
+      return NULL;
+    }
+  return g_steal_pointer (&pages);
+}
+
+static gboolean
+is_archived (const PageRow *row)
+{
+  return row->status / 100 == 2 || row->status == 304;
+}
+
+static guint
+count_fetches (CgStore     *store,
+               const char  *sql,
+               gint64       crawl_id)
+{
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, sql, NULL);
+
+  if (stmt == NULL)
+    return 0;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  return sqlite3_step (stmt) == SQLITE_ROW ? (guint) sqlite3_column_int64 (stmt, 0) : 0;
+}
+
+/* Whether the harvest @crawl_id sent conditional requests: what its
+ * options, kept in the project (see cg-harvester.c), say; TRUE when they
+ * cannot be read, the default. */
+static gboolean
+harvest_was_conditional (CgProject *project,
+                         gint64     crawl_id)
+{
+  g_autofree char *name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".json", crawl_id);
+  g_autofree char *path = g_build_filename (cg_project_get_folder (project), "harvests", name, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonObject *options;
+
+  if (!json_parser_load_from_file (parser, path, NULL))
+    return TRUE;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      (options = json_object_get_object_member (json_node_get_object (root), "options")) == NULL)
+    return TRUE;
+  return json_object_get_boolean_member_with_default (options, "conditional", TRUE);
+}
+
+static CgHarvestClassChanges *
+changes_for (GHashTable *by_class,
+             const char *class_name)
+{
+  const char *name = class_name != NULL ? class_name : CG_HARVEST_UNCLASSIFIED;
+  CgHarvestClassChanges *changes = g_hash_table_lookup (by_class, name);
+
+  if (changes == NULL)
+    {
+      changes = g_new0 (CgHarvestClassChanges, 1);
+      changes->class_name = g_strdup (name);
+      g_hash_table_insert (by_class, changes->class_name, changes);
+    }
+  return changes;
+}
+
+static void
+class_changes_free (CgHarvestClassChanges *changes)
+{
+  g_free (changes->class_name);
+  g_free (changes);
+}
+
+static int
+compare_changes (gconstpointer a,
+                 gconstpointer b)
+{
+  const CgHarvestClassChanges *x = *(CgHarvestClassChanges * const *) a;
+  const CgHarvestClassChanges *y = *(CgHarvestClassChanges * const *) b;
+
+  return g_strcmp0 (x->class_name, y->class_name);
+}
+
+CgHarvestReport *
+cg_harvest_report_compute (CgProject  *project,
+                           gint64      crawl_id,
+                           gint64      previous_crawl_id,
+                           GError    **error)
+{
+  CgStore *store;
+  g_autoptr(CgHarvestReport) report = g_new0 (CgHarvestReport, 1);
+  g_autoptr(GHashTable) current = NULL;
+  g_autoptr(GHashTable) previous = NULL;
+  g_autoptr(GHashTable) by_class = g_hash_table_new (g_str_hash, g_str_equal);
+  gboolean conditional;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  store = cg_project_get_store (project);
+  report->crawl_id = crawl_id;
+  report->previous_crawl_id = previous_crawl_id;
+  report->classes = g_ptr_array_new_with_free_func ((GDestroyNotify) class_changes_free);
+
+  if (!crawl_exists (store, crawl_id, error) ||
+      (previous_crawl_id > 0 && !crawl_exists (store, previous_crawl_id, error)))
+    return NULL;
+  current = load_pages (store, crawl_id, error);
+  if (current == NULL)
+    return NULL;
+  previous = previous_crawl_id > 0 ? load_pages (store, previous_crawl_id, error)
+                                   : g_hash_table_new (g_str_hash, g_str_equal);
+  if (previous == NULL)
+    return NULL;
+  conditional = previous_crawl_id > 0 && harvest_was_conditional (project, crawl_id);
+
+  g_hash_table_iter_init (&iter, current);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      PageRow *row = value;
+      PageRow *before = g_hash_table_lookup (previous, key);
+      CgHarvestClassChanges *changes;
+
+      if (!is_archived (row))
+        continue;
+      report->n_pages++;
+      changes = changes_for (by_class, row->class_name);
+      if (before == NULL || !is_archived (before))
+        changes->n_new++;
+      else if (row->status == 304 || g_strcmp0 (row->digest, before->digest) == 0)
+        changes->n_unchanged++;
+      else
+        changes->n_changed++;
+    }
+  g_hash_table_iter_init (&iter, previous);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      PageRow *before = value;
+      PageRow *row = g_hash_table_lookup (current, key);
+
+      if (is_archived (before) && (row == NULL || !is_archived (row)))
+        changes_for (by_class, before->class_name)->n_gone++;
+    }
+
+  g_hash_table_iter_init (&iter, by_class);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (report->classes, value);
+  g_ptr_array_sort (report->classes, compare_changes);
+
+  report->n_not_modified = count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND status = 304",
+                                          crawl_id);
+  report->n_revisits = count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND record_type = 'revisit'",
+                                      crawl_id);
+  if (conditional)
+    {
+      /* Requests are made conditional on what the earlier harvests kept
+       * of each URL (cg-harvester.c), pages and requisites alike. */
+      g_autoptr(sqlite3_stmt) stmt = NULL;
+
+      stmt = cg_store_prepare (store,
+                               "SELECT count(*) FROM fetches f JOIN urls u ON u.id = f.url_id "
+                               "WHERE f.crawl_id = ?1 AND EXISTS (SELECT 1 FROM fetches p JOIN urls v ON v.id = p.url_id "
+                               "  JOIN crawls c ON c.id = p.crawl_id "
+                               "  WHERE c.kind = 'harvest' AND p.crawl_id <= ?2 AND v.url = u.url "
+                               "    AND (p.status / 100 = 2 OR p.status = 304) AND p.payload_digest IS NOT NULL "
+                               "    AND (p.etag IS NOT NULL OR p.last_modified IS NOT NULL))",
+                               error);
+      if (stmt == NULL)
+        return NULL;
+      sqlite3_bind_int64 (stmt, 1, crawl_id);
+      sqlite3_bind_int64 (stmt, 2, previous_crawl_id);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        report->n_conditional = (guint) sqlite3_column_int64 (stmt, 0);
+    }
+  return g_steal_pointer (&report);
+}
+
+void
+cg_harvest_report_get_totals (const CgHarvestReport *report,
+                              CgHarvestClassChanges *out_totals)
+{
+  memset (out_totals, 0, sizeof *out_totals);
+  for (guint i = 0; i < report->classes->len; i++)
+    {
+      const CgHarvestClassChanges *changes = g_ptr_array_index (report->classes, i);
+
+      out_totals->n_new += changes->n_new;
+      out_totals->n_changed += changes->n_changed;
+      out_totals->n_unchanged += changes->n_unchanged;
+      out_totals->n_gone += changes->n_gone;
+    }
+}
+
+static void
+add_counts (JsonBuilder                 *builder,
+            const CgHarvestClassChanges *changes)
+{
+  json_builder_set_member_name (builder, "new");
+  json_builder_add_int_value (builder, changes->n_new);
+  json_builder_set_member_name (builder, "changed");
+  json_builder_add_int_value (builder, changes->n_changed);
+  json_builder_set_member_name (builder, "unchanged");
+  json_builder_add_int_value (builder, changes->n_unchanged);
+  json_builder_set_member_name (builder, "gone");
+  json_builder_add_int_value (builder, changes->n_gone);
+}
+
+char *
+cg_harvest_report_to_json (const CgHarvestReport *report)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  CgHarvestClassChanges totals;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "crawl");
+  json_builder_add_int_value (builder, report->crawl_id);
+  json_builder_set_member_name (builder, "previous_crawl");
+  if (report->previous_crawl_id > 0)
+    json_builder_add_int_value (builder, report->previous_crawl_id);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "pages");
+  json_builder_add_int_value (builder, report->n_pages);
+  json_builder_set_member_name (builder, "conditional_requests");
+  json_builder_add_int_value (builder, report->n_conditional);
+  json_builder_set_member_name (builder, "not_modified");
+  json_builder_add_int_value (builder, report->n_not_modified);
+  json_builder_set_member_name (builder, "revisits");
+  json_builder_add_int_value (builder, report->n_revisits);
+  json_builder_set_member_name (builder, "classes");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < report->classes->len; i++)
+    {
+      const CgHarvestClassChanges *changes = g_ptr_array_index (report->classes, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "class");
+      json_builder_add_string_value (builder, changes->class_name);
+      add_counts (builder, changes);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  cg_harvest_report_get_totals (report, &totals);
+  json_builder_set_member_name (builder, "total");
+  json_builder_begin_object (builder);
+  add_counts (builder, &totals);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  return json_to_string (root, TRUE);
+}
+
+void
+cg_harvest_report_free (CgHarvestReport *report)
+{
+  if (report == NULL)
+    return;
+  g_clear_pointer (&report->classes, g_ptr_array_unref);
+  g_free (report);
+}

@@ -1,0 +1,1026 @@
+/* test-class-graph.c: the page-class graph, laid out by Graphviz and driven
+ * in process.
+ *
+ * Run with --screenshot FILE.png [--dark] [--diff] [--thumbnail CLASS=PNG…]
+ * it draws the graph of the demo-like model in a window and saves it
+ * instead: --diff compares it with an older version, --thumbnail gives a
+ * class its thumbnail. data/screenshots/class-graph.png has the thumbnails
+ * that `cartograph-cli model` renders for the demo site (serve-demo) into
+ * the project's thumbnails/model-1/ folder: home-1.png for home,
+ * authors-1.png for author-index, and so on.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <adwaita.h>
+#include <math.h>
+
+#include "cg-class-graph.h"
+
+/* How far, in points, an edge's end may be from the box it belongs to:
+ * Graphviz clips edges at the boxes' outlines, up to rounding. */
+#define TOUCH_TOLERANCE 2.0
+
+static void
+iterate (void)
+{
+  for (int i = 0; i < 50 && g_main_context_pending (NULL); i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The shape of the bundled demo site: a home page with a menu, categories
+ * with pages of books, books with their author, an index of authors,
+ * search results behind a form, and static pages. */
+static CgSiteModel *
+demo_like_model (void)
+{
+  CgSiteModel *model = cg_site_model_new ("127.0.0.1");
+  struct { const char *name, *label, *pattern; guint pages; } classes[] = {
+    { "home", "Home", "^/$", 1 },
+    { "category", "Category", "^/category/[^/]+/(\\?page=\\d+)?$", 24 },
+    { "book", "Book", "^/book/[^/]+$", 120 },
+    { "author", "Author", "^/author/[^/]+(\\?page=\\d+)?$", 30 },
+    { "author-index", "Author Index", "^/authors/$", 1 },
+    { "search", "Search Results", "^/search\\?q=.*$", 8 },
+    { "static", "Static Page", "^/(about|contact|delivery)$", 4 },
+  };
+  struct { const char *source, *target; CgClassLinkType type; } links[] = {
+    { "home", "category", CG_CLASS_LINK_MENU },
+    { "home", "author-index", CG_CLASS_LINK_MENU },
+    { "home", "static", CG_CLASS_LINK_MENU },
+    { "home", "book", CG_CLASS_LINK_LIST },
+    { "home", "search", CG_CLASS_LINK_FORM },
+    { "category", "category", CG_CLASS_LINK_LIST },
+    { "category", "book", CG_CLASS_LINK_LIST },
+    { "book", "author", CG_CLASS_LINK_SINGLETON },
+    { "book", "category", CG_CLASS_LINK_SINGLETON },
+    { "author", "book", CG_CLASS_LINK_LIST },
+    { "author", "author", CG_CLASS_LINK_LIST },
+    { "author-index", "author", CG_CLASS_LINK_LIST },
+    { "search", "book", CG_CLASS_LINK_LIST },
+    { "search", "search", CG_CLASS_LINK_LIST },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    {
+      CgPageClass *klass = cg_site_model_add_class (model, classes[i].name, classes[i].label);
+
+      klass->url_pattern = g_strdup (classes[i].pattern);
+      klass->n_pages = classes[i].pages;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (links); i++)
+    cg_site_model_add_link (model, links[i].source, links[i].target, links[i].type, "//a");
+  cg_site_model_set_entry_class (model, "home");
+  cg_site_model_compute_depths (model);
+  return model;
+}
+
+static double
+distance_to_rect (const graphene_point_t *p,
+                  const graphene_rect_t  *rect)
+{
+  double dx = MAX (MAX (rect->origin.x - p->x, 0), p->x - (rect->origin.x + rect->size.width));
+  double dy = MAX (MAX (rect->origin.y - p->y, 0), p->y - (rect->origin.y + rect->size.height));
+
+  return hypot (dx, dy);
+}
+
+static gboolean
+rects_overlap (const graphene_rect_t *a,
+               const graphene_rect_t *b)
+{
+  graphene_rect_t common;
+
+  return graphene_rect_intersection (a, b, &common) && common.size.width > 0.01 && common.size.height > 0.01;
+}
+
+static void
+assert_no_overlaps (const CgClassGraphLayout *layout)
+{
+  guint n = cg_class_graph_layout_get_n_nodes (layout);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const CgClassGraphNode *a = cg_class_graph_layout_get_node (layout, i);
+
+      g_assert_cmpfloat (a->box.size.width, >, 0);
+      g_assert_cmpfloat (a->box.size.height, >, 0);
+      for (guint j = i + 1; j < n; j++)
+        {
+          const CgClassGraphNode *b = cg_class_graph_layout_get_node (layout, j);
+
+          if (rects_overlap (&a->box, &b->box))
+            g_error ("the boxes of “%s” and “%s” overlap", a->name, b->name);
+        }
+    }
+}
+
+static const CgClassGraphEdge *
+find_edge (const CgClassGraphLayout *layout,
+           const char               *source,
+           const char               *target,
+           CgClassLinkType           type)
+{
+  int s = cg_class_graph_layout_find_node (layout, source);
+  int t = cg_class_graph_layout_find_node (layout, target);
+
+  for (guint i = 0; i < cg_class_graph_layout_get_n_edges (layout); i++)
+    {
+      const CgClassGraphEdge *edge = cg_class_graph_layout_get_edge (layout, i);
+
+      if ((int) edge->source == s && (int) edge->target == t && edge->type == type)
+        return edge;
+    }
+  return NULL;
+}
+
+static void
+test_layout (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  g_autoptr(CgClassGraphLayout) layout = cg_class_graph_layout_new (model, NULL);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  GPtrArray *links = cg_site_model_get_links (model);
+  graphene_rect_t bounds;
+  guint loops = 0;
+
+  g_assert_false (cg_class_graph_layout_is_computed (layout));
+  g_assert_true (cg_class_graph_layout_compute (layout, &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_class_graph_layout_is_computed (layout));
+
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, classes->len);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_omitted_classes (layout), ==, 0);
+  cg_class_graph_layout_get_bounds (layout, &bounds);
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      int index = cg_class_graph_layout_find_node (layout, klass->name);
+      const CgClassGraphNode *node;
+      graphene_rect_t inside;
+
+      g_assert_cmpint (index, >=, 0);
+      node = cg_class_graph_layout_get_node (layout, index);
+      g_assert_cmpstr (node->label, ==, klass->label);
+      g_assert_cmpuint (node->n_pages, ==, klass->n_pages);
+      g_assert_cmpint (node->state, ==, CG_CLASS_GRAPH_NODE_NORMAL);
+      g_assert_cmpint (node->entry, ==, g_str_equal (klass->name, "home"));
+      /* Inside the layout's bounds, up to rounding. */
+      graphene_rect_inset_r (&bounds, -0.5, -0.5, &inside);
+      g_assert_true (graphene_rect_contains_rect (&inside, &node->box));
+    }
+  assert_no_overlaps (layout);
+
+  /* Down from the entry class: home is the first row. */
+  for (guint i = 0; i < classes->len; i++)
+    {
+      const CgClassGraphNode *home = cg_class_graph_layout_get_node (layout, cg_class_graph_layout_find_node (layout, "home"));
+      const CgClassGraphNode *node = cg_class_graph_layout_get_node (layout, i);
+
+      if (node != home)
+        g_assert_cmpfloat (home->box.origin.y + home->box.size.height, <, node->box.origin.y);
+    }
+
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, links->len);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_omitted_links (layout), ==, 0);
+  for (guint i = 0; i < links->len; i++)
+    {
+      CgClassLink *link = g_ptr_array_index (links, i);
+      const CgClassGraphEdge *edge = find_edge (layout, link->source, link->target, link->type);
+      const CgClassGraphNode *source, *target;
+      const graphene_point_t *end;
+
+      if (edge == NULL)
+        g_error ("no edge for %s → %s", link->source, link->target);
+      source = cg_class_graph_layout_get_node (layout, edge->source);
+      target = cg_class_graph_layout_get_node (layout, edge->target);
+      /* A cubic Bézier spline: a start point and three points a segment. */
+      g_assert_cmpuint (edge->n_points, >=, 4);
+      g_assert_cmpuint ((edge->n_points - 1) % 3, ==, 0);
+      g_assert_true (edge->has_arrow);
+      end = &edge->arrow_tip;
+      if (distance_to_rect (&edge->points[0], &source->box) > TOUCH_TOLERANCE)
+        g_error ("%s → %s starts %.1f pt away from its source", link->source, link->target,
+                 distance_to_rect (&edge->points[0], &source->box));
+      if (distance_to_rect (end, &target->box) > TOUCH_TOLERANCE)
+        g_error ("%s → %s ends %.1f pt away from its target", link->source, link->target,
+                 distance_to_rect (end, &target->box));
+
+      if (edge->source == edge->target)
+        {
+          double furthest = 0;
+
+          /* Pagination is drawn as a loop out of the box and back. */
+          for (guint p = 0; p < edge->n_points; p++)
+            furthest = MAX (furthest, distance_to_rect (&edge->points[p], &source->box));
+          g_assert_cmpfloat (furthest, >, 10);
+          loops++;
+        }
+    }
+  g_assert_cmpuint (loops, ==, 3);
+  g_assert_nonnull (find_edge (layout, "category", "category", CG_CLASS_LINK_LIST));
+}
+
+/* A window with the graph in it, shown and laid out. */
+static GtkWidget *
+show_graph (CgSiteModel *model,
+            int          width,
+            int          height,
+            GtkWindow  **out_window)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = cg_class_graph_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  cg_class_graph_set_model (CG_CLASS_GRAPH (graph), model);
+  gtk_window_present (GTK_WINDOW (window));
+  while (cg_class_graph_is_layout_pending (CG_CLASS_GRAPH (graph)) ||
+         gtk_widget_get_width (graph) == 0 || !gtk_widget_get_mapped (graph))
+    g_main_context_iteration (NULL, TRUE);
+  iterate ();
+  *out_window = GTK_WINDOW (window);
+  return graph;
+}
+
+static void
+wait_for_layout (CgClassGraph *graph)
+{
+  while (cg_class_graph_is_layout_pending (graph))
+    g_main_context_iteration (NULL, TRUE);
+  iterate ();
+}
+
+static void
+activated_cb (CgClassGraph *graph,
+              const char   *class_name,
+              GPtrArray    *activated)
+{
+  g_ptr_array_add (activated, g_strdup (class_name));
+}
+
+/* The widget's event controller of @type: tests emit the signals it
+ * emits for real input, since GTK 4 has no way to synthesise events. */
+static GtkEventController *
+find_controller (GtkWidget *widget,
+                 GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return GTK_EVENT_CONTROLLER (controller);
+    }
+  return NULL;
+}
+
+static void
+test_click (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  g_autoptr(GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  GtkEventController *click = find_controller (graph, GTK_TYPE_GESTURE_CLICK);
+
+  g_assert_nonnull (click);
+  g_signal_connect (graph, "class-activated", G_CALLBACK (activated_cb), activated);
+
+  /* Outside every node, in the fitted graph's margin. */
+  g_assert_null (cg_class_graph_pick (CG_CLASS_GRAPH (graph), 2, 2));
+
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      graphene_rect_t box;
+      graphene_point_t centre;
+
+      g_assert_true (cg_class_graph_get_node_bounds (CG_CLASS_GRAPH (graph), klass->name, &box));
+      graphene_rect_get_center (&box, &centre);
+      g_assert_cmpstr (cg_class_graph_pick (CG_CLASS_GRAPH (graph), centre.x, centre.y), ==, klass->name);
+
+      /* What the click gesture reports when the button comes up there. */
+      g_signal_emit_by_name (click, "released", 1, (double) centre.x, (double) centre.y);
+      g_assert_cmpuint (activated->len, ==, i + 1);
+      g_assert_cmpstr (g_ptr_array_index (activated, i), ==, klass->name);
+      g_assert_cmpstr (cg_class_graph_get_selected_class (CG_CLASS_GRAPH (graph)), ==, klass->name);
+    }
+
+  /* A click on nothing activates nothing and keeps the selection. */
+  g_signal_emit_by_name (click, "released", 1, 2.0, 2.0);
+  g_assert_cmpuint (activated->len, ==, classes->len);
+  g_assert_nonnull (cg_class_graph_get_selected_class (CG_CLASS_GRAPH (graph)));
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+static void
+test_keyboard (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  g_autoptr(GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  guint moves = 0;
+
+  g_signal_connect (graph, "class-activated", G_CALLBACK (activated_cb), activated);
+  g_assert_null (cg_class_graph_get_focus_class (self));
+
+  /* Tab into the graph: the first node, the entry class in the first
+   * row. */
+  g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_has_focus (graph));
+  g_assert_cmpstr (cg_class_graph_get_focus_class (self), ==, "home");
+
+  /* Enter (the binding's action) activates the focused node. */
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.activate", NULL));
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "home");
+
+  /* Tab goes through every node once, then leaves the graph. */
+  g_hash_table_add (visited, g_strdup (cg_class_graph_get_focus_class (self)));
+  while (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD))
+    {
+      const char *name = cg_class_graph_get_focus_class (self);
+
+      g_assert_nonnull (name);
+      g_assert_false (g_hash_table_contains (visited, name));
+      g_hash_table_add (visited, g_strdup (name));
+      g_assert_cmpuint (++moves, <, classes->len);
+    }
+  g_assert_cmpuint (g_hash_table_size (visited), ==, classes->len);
+
+  /* The focused node is described to assistive technologies, since GTK
+   * 4.8 cannot expose the nodes themselves. */
+  gtk_test_accessible_assert_role (graph, GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_LABEL, "Page-class graph");
+  while (g_strcmp0 (cg_class_graph_get_focus_class (self), "book") != 0)
+    g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_BACKWARD));
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Book: 120 pages. Links to Author (Singleton), Category (Singleton). "
+                                       "Linked from Home (List), Category (List), Author (List), Search Results (List).");
+  while (g_strcmp0 (cg_class_graph_get_focus_class (self), "category") != 0)
+    g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_BACKWARD));
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Category: 24 pages. Links to itself (List, pagination), Book (List). "
+                                       "Linked from Home (Menu), Book (Singleton).");
+  /* Live counts show there too. */
+  cg_class_graph_set_class_count (self, "category", 31);
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Category: 31 pages. Links to itself (List, pagination), Book (List). "
+                                       "Linked from Home (Menu), Book (Singleton).");
+  g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD));
+
+  /* Shift+Tab goes back. */
+  {
+    g_autofree char *last = g_strdup (cg_class_graph_get_focus_class (self));
+
+    g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_BACKWARD));
+    g_assert_cmpstr (cg_class_graph_get_focus_class (self), !=, last);
+    g_assert_true (gtk_widget_activate_action (graph, "class-graph.activate", NULL));
+    g_assert_cmpuint (activated->len, ==, 2);
+    g_assert_cmpstr (g_ptr_array_index (activated, 1), ==, cg_class_graph_get_focus_class (self));
+    g_assert_cmpstr (cg_class_graph_get_selected_class (self), ==, cg_class_graph_get_focus_class (self));
+  }
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+static void
+test_zoom (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  int width = gtk_widget_get_width (graph);
+  int height = gtk_widget_get_height (graph);
+  double fitted = cg_class_graph_get_zoom (self);
+  graphene_rect_t before, after, all = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  GPtrArray *classes = cg_site_model_get_classes (model);
+
+  /* Fitted at first: every node inside the widget, the graph filling it
+   * in one direction unless it is shown at its natural size. */
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      graphene_rect_t box;
+
+      g_assert_true (cg_class_graph_get_node_bounds (self, klass->name, &box));
+      g_assert_true (graphene_rect_contains_rect (&GRAPHENE_RECT_INIT (0, 0, width, height), &box));
+      if (i == 0)
+        all = box;
+      else
+        graphene_rect_union (&all, &box, &all);
+    }
+  g_assert_cmpfloat (fitted, <=, 1.0);
+  if (fitted < 1.0)
+    g_assert_true (all.size.width >= width - 2 * 24 - 40 || all.size.height >= height - 2 * 24 - 40);
+
+  /* Zooming in keeps the middle of the widget where it is. */
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
+  cg_class_graph_zoom_in (self);
+  g_assert_cmpfloat_with_epsilon (cg_class_graph_get_zoom (self), fitted * 1.25, 1e-9);
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+  g_assert_cmpfloat_with_epsilon (after.size.width, before.size.width * 1.25, 1e-3);
+  g_assert_cmpfloat_with_epsilon (after.origin.x - width / 2.0, (before.origin.x - width / 2.0) * 1.25, 1e-3);
+  g_assert_cmpfloat_with_epsilon (after.origin.y - height / 2.0, (before.origin.y - height / 2.0) * 1.25, 1e-3);
+
+  /* The key bindings' actions do the same. */
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.zoom-out", NULL));
+  g_assert_cmpfloat_with_epsilon (cg_class_graph_get_zoom (self), fitted, 1e-9);
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.zoom-in", NULL));
+  g_assert_cmpfloat_with_epsilon (cg_class_graph_get_zoom (self), fitted * 1.25 * 1.25, 1e-9);
+
+  cg_class_graph_zoom_reset (self);
+  g_assert_cmpfloat (cg_class_graph_get_zoom (self), ==, 1.0);
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+  g_assert_cmpfloat_with_epsilon (after.size.width, before.size.width / fitted, 1e-3);
+
+  /* Arrow keys pan. */
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.pan", "(dd)", -64.0, 0.0));
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+  g_assert_cmpfloat_with_epsilon (after.origin.x, before.origin.x - 64, 1e-3);
+
+  /* Dragging pans. */
+  {
+    GtkEventController *drag = find_controller (graph, GTK_TYPE_GESTURE_DRAG);
+    g_autoptr(GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+    graphene_point_t centre;
+
+    g_signal_connect (graph, "class-activated", G_CALLBACK (activated_cb), activated);
+    g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
+    graphene_rect_get_center (&before, &centre);
+    g_signal_emit_by_name (drag, "drag-begin", (double) centre.x, (double) centre.y);
+    g_signal_emit_by_name (drag, "drag-update", 30.0, -20.0);
+    g_signal_emit_by_name (drag, "drag-update", 50.0, -40.0);
+    g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+    g_assert_cmpfloat_with_epsilon (after.origin.x, before.origin.x + 50, 1e-3);
+    g_assert_cmpfloat_with_epsilon (after.origin.y, before.origin.y - 40, 1e-3);
+    /* The button coming up at the end of a drag is no click on a node. */
+    g_signal_emit_by_name (find_controller (graph, GTK_TYPE_GESTURE_CLICK), "released",
+                           1, (double) centre.x + 50, (double) centre.y - 40);
+    g_assert_cmpuint (activated->len, ==, 0);
+    g_signal_emit_by_name (drag, "drag-end", 50.0, -40.0);
+    g_signal_handlers_disconnect_by_func (graph, activated_cb, activated);
+  }
+
+  /* A wheel scrolls the view. */
+  {
+    GtkEventController *scroll = find_controller (graph, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
+    gboolean handled = FALSE;
+
+    g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
+    g_signal_emit_by_name (scroll, "scroll", 0.0, 1.0, &handled);
+    g_assert_true (handled);
+    g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+    g_assert_cmpfloat (after.origin.y, <, before.origin.y);
+    g_assert_cmpfloat_with_epsilon (after.origin.x, before.origin.x, 1e-3);
+  }
+
+  /* Pinching zooms about the fingers' centre. */
+  {
+    GtkEventController *pinch = find_controller (graph, GTK_TYPE_GESTURE_ZOOM);
+    double start = cg_class_graph_get_zoom (self);
+
+    g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
+    g_signal_emit_by_name (pinch, "begin", NULL);
+    g_signal_emit_by_name (pinch, "scale-changed", 2.0);
+    g_assert_cmpfloat_with_epsilon (cg_class_graph_get_zoom (self), start * 2, 1e-9);
+    g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+    g_assert_cmpfloat_with_epsilon (after.origin.x - width / 2.0, (before.origin.x - width / 2.0) * 2, 1e-3);
+    g_assert_cmpfloat_with_epsilon (after.origin.y - height / 2.0, (before.origin.y - height / 2.0) * 2, 1e-3);
+    g_signal_emit_by_name (pinch, "end", NULL);
+  }
+
+  /* Zoom is bounded. */
+  for (int i = 0; i < 100; i++)
+    cg_class_graph_zoom_out (self);
+  g_assert_cmpfloat (cg_class_graph_get_zoom (self), >, 0);
+  for (int i = 0; i < 100; i++)
+    cg_class_graph_zoom_in (self);
+  g_assert_cmpfloat (cg_class_graph_get_zoom (self), <=, 4.0);
+
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.zoom-fit", NULL));
+  g_assert_cmpfloat_with_epsilon (cg_class_graph_get_zoom (self), fitted, 1e-9);
+  for (guint i = 0; i < classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, i);
+      graphene_rect_t box;
+
+      g_assert_true (cg_class_graph_get_node_bounds (self, klass->name, &box));
+      g_assert_true (graphene_rect_contains_rect (&GRAPHENE_RECT_INIT (0, 0, width, height), &box));
+    }
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+/* The demo model as a first exploration might have had it: no authors,
+ * author index, search or static pages yet, a "news" class the next
+ * version no longer has, and categories found under another URL. */
+static CgSiteModel *
+previous_model (void)
+{
+  CgSiteModel *model = cg_site_model_new ("127.0.0.1");
+  CgPageClass *klass;
+
+  klass = cg_site_model_add_class (model, "home", "Home");
+  klass->url_pattern = g_strdup ("^/$");
+  klass = cg_site_model_add_class (model, "category", "Category");
+  klass->url_pattern = g_strdup ("^/category/[^/]+$");
+  klass = cg_site_model_add_class (model, "book", "Book");
+  klass->url_pattern = g_strdup ("^/book/[^/]+$");
+  klass = cg_site_model_add_class (model, "news", "News");
+  klass->url_pattern = g_strdup ("^/news/[^/]+$");
+  cg_site_model_add_link (model, "home", "category", CG_CLASS_LINK_MENU, "//nav/a");
+  cg_site_model_add_link (model, "category", "category", CG_CLASS_LINK_LIST, "//a[@rel='next']");
+  cg_site_model_add_link (model, "category", "book", CG_CLASS_LINK_LIST, "//h3/a");
+  cg_site_model_add_link (model, "home", "news", CG_CLASS_LINK_MENU, "//nav/a");
+  cg_site_model_add_link (model, "news", "book", CG_CLASS_LINK_SINGLETON, "//p/a");
+  cg_site_model_set_entry_class (model, "home");
+  return model;
+}
+
+static void
+test_diff (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  g_autoptr(CgSiteModel) previous = previous_model ();
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  const CgClassGraphLayout *layout;
+  const CgClassGraphEdge *edge;
+  graphene_rect_t box;
+  graphene_point_t centre;
+
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "book"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "news"), ==, CG_CLASS_GRAPH_NODE_ABSENT);
+
+  cg_class_graph_set_diff (self, previous);
+  g_assert_true (cg_class_graph_get_diff (self) == previous);
+  wait_for_layout (self);
+
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "home"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "book"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "category"), ==, CG_CLASS_GRAPH_NODE_CHANGED);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "author"), ==, CG_CLASS_GRAPH_NODE_ADDED);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "search"), ==, CG_CLASS_GRAPH_NODE_ADDED);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "static"), ==, CG_CLASS_GRAPH_NODE_ADDED);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "news"), ==, CG_CLASS_GRAPH_NODE_REMOVED);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "no-such-class"), ==, CG_CLASS_GRAPH_NODE_ABSENT);
+
+  layout = cg_class_graph_get_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, 8);
+  assert_no_overlaps (layout);
+  edge = find_edge (layout, "category", "book", CG_CLASS_LINK_LIST);
+  g_assert_cmpint (edge->state, ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  edge = find_edge (layout, "book", "author", CG_CLASS_LINK_SINGLETON);
+  g_assert_cmpint (edge->state, ==, CG_CLASS_GRAPH_NODE_ADDED);
+  /* The removed links are there, ghosted, with the removed class. */
+  edge = find_edge (layout, "home", "news", CG_CLASS_LINK_MENU);
+  g_assert_nonnull (edge);
+  g_assert_cmpint (edge->state, ==, CG_CLASS_GRAPH_NODE_REMOVED);
+  edge = find_edge (layout, "news", "book", CG_CLASS_LINK_SINGLETON);
+  g_assert_nonnull (edge);
+  g_assert_cmpint (edge->state, ==, CG_CLASS_GRAPH_NODE_REMOVED);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, cg_site_model_get_links (model)->len + 2);
+
+  /* A ghost is not a class one can open. */
+  g_assert_true (cg_class_graph_get_node_bounds (self, "news", &box));
+  graphene_rect_get_center (&box, &centre);
+  g_assert_null (cg_class_graph_pick (self, centre.x, centre.y));
+
+  /* No diff, no highlights and no ghosts. */
+  cg_class_graph_set_diff (self, NULL);
+  wait_for_layout (self);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "author"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "category"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "news"), ==, CG_CLASS_GRAPH_NODE_ABSENT);
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(CgSiteModel) empty = cg_site_model_new ("127.0.0.1");
+  g_autoptr(CgSiteModel) broken = cg_site_model_new ("127.0.0.1");
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (NULL, 600, 400, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  const CgClassGraphLayout *layout = cg_class_graph_get_layout (self);
+
+  g_assert_nonnull (layout);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, 0);
+  g_assert_null (cg_class_graph_pick (self, 300, 200));
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "home"), ==, CG_CLASS_GRAPH_NODE_ABSENT);
+  g_assert_false (cg_class_graph_get_node_bounds (self, "home", &(graphene_rect_t) { 0 }));
+  cg_class_graph_zoom_in (self);
+  cg_class_graph_zoom_fit (self);
+  cg_class_graph_set_class_count (self, "home", 3);
+  g_assert_false (gtk_widget_activate_action (graph, "no-such.action", NULL));
+  g_assert_true (gtk_widget_activate_action (graph, "class-graph.activate", NULL));
+  gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD);
+  g_assert_null (cg_class_graph_get_focus_class (self));
+  gtk_widget_queue_draw (graph);
+  iterate ();
+
+  cg_class_graph_set_model (self, empty);
+  g_assert_false (cg_class_graph_is_layout_pending (self));
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 0);
+
+  /* A link to a class the model does not have is left out, and counted. */
+  cg_site_model_add_class (broken, "home", "Home");
+  cg_site_model_add_link (broken, "home", "nowhere", CG_CLASS_LINK_LIST, "//a");
+  cg_class_graph_set_model (self, broken);
+  wait_for_layout (self);
+  layout = cg_class_graph_get_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, 1);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, 0);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_omitted_links (layout), ==, 1);
+
+  /* And back to nothing. */
+  cg_class_graph_set_model (self, NULL);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 0);
+  g_assert_null (cg_class_graph_get_model (self));
+  iterate ();
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+/* A wide site: a home page, categories, sub-categories and item classes,
+ * with links back to the home page and between neighbours. */
+static CgSiteModel *
+big_model (guint n_classes)
+{
+  CgSiteModel *model = cg_site_model_new ("127.0.0.1");
+
+  for (guint i = 0; i < n_classes; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("class-%03u", i);
+      CgPageClass *klass = cg_site_model_add_class (model, name, name);
+
+      klass->n_pages = 1 + i % 17;
+      if (i > 0)
+        {
+          g_autofree char *parent = g_strdup_printf ("class-%03u", (i - 1) / 6);
+
+          cg_site_model_add_link (model, parent, name, i % 2 ? CG_CLASS_LINK_LIST : CG_CLASS_LINK_MENU, "//a");
+          cg_site_model_add_link (model, name, "class-000", CG_CLASS_LINK_MENU, "//nav/a");
+        }
+      if (i > 1 && i % 5 == 0)
+        {
+          g_autofree char *other = g_strdup_printf ("class-%03u", i / 2);
+
+          cg_site_model_add_link (model, name, other, CG_CLASS_LINK_SINGLETON, "//p/a");
+          cg_site_model_add_link (model, name, name, CG_CLASS_LINK_LIST, "//a[@rel='next']");
+        }
+    }
+  cg_site_model_set_entry_class (model, "class-000");
+  cg_site_model_compute_depths (model);
+  return model;
+}
+
+static void
+test_big (void)
+{
+  g_autoptr(CgSiteModel) model = big_model (300);
+  g_autoptr(CgSiteModel) huge = big_model (CG_CLASS_GRAPH_MAX_CLASSES + 100);
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  const CgClassGraphLayout *layout = cg_class_graph_get_layout (self);
+  GPtrArray *huge_classes = cg_site_model_get_classes (huge);
+  int deepest_kept = 0, shallowest_left = G_MAXINT;
+
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, 300);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, cg_site_model_get_links (model)->len);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_omitted_classes (layout), ==, 0);
+  assert_no_overlaps (layout);
+  /* Fitted, however small that makes it, and drawn. */
+  g_assert_cmpfloat (cg_class_graph_get_zoom (self), <, 1.0);
+  gtk_widget_queue_draw (graph);
+  iterate ();
+
+  /* Past the cap: the classes nearest the entry are laid out, the rest
+   * counted. */
+  cg_class_graph_set_model (self, huge);
+  wait_for_layout (self);
+  layout = cg_class_graph_get_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, CG_CLASS_GRAPH_MAX_CLASSES);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_omitted_classes (layout), ==, 100);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), <=, CG_CLASS_GRAPH_MAX_LINKS);
+  g_assert_cmpint (cg_class_graph_layout_find_node (layout, "class-000"), >=, 0);
+  for (guint i = 0; i < huge_classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (huge_classes, i);
+
+      if (cg_class_graph_layout_find_node (layout, klass->name) >= 0)
+        deepest_kept = MAX (deepest_kept, klass->depth);
+      else
+        shallowest_left = MIN (shallowest_left, klass->depth);
+    }
+  g_assert_cmpint (deepest_kept, <=, shallowest_left);
+  assert_no_overlaps (layout);
+  gtk_widget_queue_draw (graph);
+  iterate ();
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+static void
+test_grow (void)
+{
+  g_autoptr(CgSiteModel) model = previous_model ();
+  g_autoptr(CgSiteModel) grown = demo_like_model ();
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  g_autoptr(GPtrArray) notified = g_ptr_array_new_with_free_func (g_free);
+  graphene_rect_t before, after;
+  double zoom;
+  int index;
+
+  /* The user moves in and picks a class: the view is theirs from now. */
+  cg_class_graph_zoom_in (self);
+  zoom = cg_class_graph_get_zoom (self);
+  cg_class_graph_set_selected_class (self, "book");
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
+  cg_class_graph_set_class_count (self, "book", 512);
+  index = cg_class_graph_layout_find_node (cg_class_graph_get_layout (self), "book");
+  g_assert_cmpuint (cg_class_graph_layout_get_node (cg_class_graph_get_layout (self), index)->n_pages, ==, 512);
+
+  /* The exploration finds more classes. */
+  cg_class_graph_set_model (self, grown);
+  wait_for_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 7);
+  g_assert_cmpstr (cg_class_graph_get_selected_class (self), ==, "book");
+  g_assert_cmpfloat (cg_class_graph_get_zoom (self), ==, zoom);
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &after));
+  g_assert_cmpfloat_with_epsilon (after.origin.x, before.origin.x, 0.01);
+  g_assert_cmpfloat_with_epsilon (after.origin.y, before.origin.y, 0.01);
+  /* The live count outlives the new model's own. */
+  index = cg_class_graph_layout_find_node (cg_class_graph_get_layout (self), "book");
+  g_assert_cmpuint (cg_class_graph_layout_get_node (cg_class_graph_get_layout (self), index)->n_pages, ==, 512);
+
+  /* The same model object, grown in place, is laid out again. */
+  cg_site_model_add_class (grown, "basket", "Basket");
+  cg_site_model_add_link (grown, "book", "basket", CG_CLASS_LINK_FORM, "//form");
+  cg_class_graph_set_model (self, grown);
+  wait_for_layout (self);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "basket"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+  g_assert_cmpstr (cg_class_graph_get_selected_class (self), ==, "book");
+
+  /* A selected class the model loses is no longer selected. */
+  cg_class_graph_set_model (self, model);
+  wait_for_layout (self);
+  cg_class_graph_set_selected_class (self, "news");
+  cg_class_graph_set_model (self, grown);
+  wait_for_layout (self);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "news"), ==, CG_CLASS_GRAPH_NODE_ABSENT);
+  g_assert_null (cg_class_graph_get_selected_class (self));
+
+  /* Requests made while a layout runs are merged: the last one wins. */
+  cg_class_graph_set_model (self, model);
+  cg_class_graph_set_model (self, grown);
+  cg_class_graph_set_model (self, model);
+  g_assert_true (cg_class_graph_is_layout_pending (self));
+  wait_for_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 4);
+  g_assert_cmpint (cg_class_graph_get_node_state (self, "news"), ==, CG_CLASS_GRAPH_NODE_NORMAL);
+
+  /* Nothing to lay out shows at once, whatever is computing. */
+  cg_class_graph_set_model (self, model);
+  cg_class_graph_set_model (self, NULL);
+  g_assert_false (cg_class_graph_is_layout_pending (self));
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 0);
+  wait_for_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 0);
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+static GdkTexture *
+solid_texture (guint32 argb,
+               int     width,
+               int     height)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  guint32 *pixels = g_new (guint32, width * height);
+
+  for (int i = 0; i < width * height; i++)
+    pixels[i] = argb;
+  bytes = g_bytes_new_take (pixels, width * height * 4);
+  /* B8G8R8A8 in memory is ARGB in a little-endian guint32, as Cairo has it. */
+  return gdk_memory_texture_new (width, height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, width * 4);
+}
+
+/* The widget's own drawing, as its snapshot function makes it. */
+static GdkTexture *
+render (GtkWidget *widget)
+{
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* The whole window, the way GTK draws it on screen. */
+static GdkTexture *
+render_window (GtkWindow *window)
+{
+  GtkWidget *widget = GTK_WIDGET (window);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  /* The paintable follows the window's frames; let a few go by. */
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    g_error ("The window drew nothing");
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static guint32
+pixel_at (GdkTexture *texture,
+          int         x,
+          int         y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, width * height);
+
+  gdk_texture_download (texture, (guchar *) pixels, width * 4);
+  return pixels[y * width + x];
+}
+
+static void
+test_thumbnail (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  g_autoptr(GdkTexture) red = solid_texture (0xffe01b24, 64, 40);
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) with_thumbnail = NULL;
+  g_autoptr(GdkTexture) without = NULL;
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  double zoom = cg_class_graph_get_zoom (self);
+  graphene_rect_t box;
+  int x, y;
+  guint32 pixel;
+
+  /* The middle of the thumbnail's area, below the card's padding. */
+  g_assert_true (cg_class_graph_get_node_bounds (self, "book", &box));
+  x = box.origin.x + box.size.width / 2;
+  y = box.origin.y + 8 * zoom + 30 * zoom;
+
+  before = render (graph);
+  /* The placeholder is grey, light or dark: not red. */
+  pixel = pixel_at (before, x, y);
+  g_assert_cmpuint ((pixel >> 16 & 0xff) - (pixel >> 8 & 0xff), <, 0x20);
+
+  cg_class_graph_set_thumbnail (self, "book", red);
+  with_thumbnail = render (graph);
+  pixel = pixel_at (with_thumbnail, x, y);
+  g_assert_cmpuint (pixel >> 16 & 0xff, >, 0xc0);
+  g_assert_cmpuint (pixel >> 8 & 0xff, <, 0x40);
+  g_assert_cmpuint (pixel & 0xff, <, 0x40);
+
+  cg_class_graph_set_thumbnail (self, "book", NULL);
+  without = render (graph);
+  g_assert_cmpuint (pixel_at (without, x, y), ==, pixel_at (before, x, y));
+
+  gtk_window_destroy (window);
+  iterate ();
+}
+
+static int
+take_screenshot (const char *path,
+                 gboolean    dark,
+                 gboolean    diff,
+                 GStrv       thumbnails)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  g_autoptr(CgSiteModel) previous = previous_model ();
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkWindow *window;
+  GtkWidget *graph;
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  graph = show_graph (model, 1100, 640, &window);
+  for (guint i = 0; thumbnails[i] != NULL; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (thumbnails[i], "=", 2);
+      g_autoptr(GdkTexture) thumbnail = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (pair[1] == NULL)
+        {
+          g_printerr ("--thumbnail wants CLASS=FILE, not “%s”\n", thumbnails[i]);
+          return 2;
+        }
+      thumbnail = gdk_texture_new_from_filename (pair[1], &error);
+      if (thumbnail == NULL)
+        {
+          g_printerr ("%s: %s\n", pair[1], error->message);
+          return 1;
+        }
+      cg_class_graph_set_thumbnail (CG_CLASS_GRAPH (graph), pair[0], thumbnail);
+    }
+  cg_class_graph_set_selected_class (CG_CLASS_GRAPH (graph), "book");
+  if (diff)
+    {
+      cg_class_graph_set_diff (CG_CLASS_GRAPH (graph), previous);
+      wait_for_layout (CG_CLASS_GRAPH (graph));
+    }
+  texture = render_window (window);
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_printerr ("Could not write %s\n", path);
+      return 1;
+    }
+  g_print ("%s\n", path);
+  gtk_window_destroy (window);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *screenshot = NULL;
+  g_autoptr(GStrvBuilder) thumbnails = g_strv_builder_new ();
+  gboolean dark = FALSE;
+  gboolean diff = FALSE;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--screenshot") && i + 1 < argc)
+        screenshot = argv[++i];
+      else if (g_str_equal (argv[i], "--thumbnail") && i + 1 < argc)
+        g_strv_builder_add (thumbnails, argv[++i]);
+      else if (g_str_equal (argv[i], "--dark"))
+        dark = TRUE;
+      else if (g_str_equal (argv[i], "--diff"))
+        diff = TRUE;
+    }
+  if (screenshot != NULL)
+    {
+      g_auto(GStrv) list = g_strv_builder_end (thumbnails);
+
+      gtk_init ();
+      adw_init ();
+      return take_screenshot (screenshot, dark, diff, list);
+    }
+
+  /* GTK's in-process accessibility backend, whatever the suite's
+   * environment says, so that the tests can read what the graph tells
+   * assistive technologies. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/class-graph/layout", test_layout);
+  g_test_add_func ("/class-graph/click", test_click);
+  g_test_add_func ("/class-graph/keyboard", test_keyboard);
+  g_test_add_func ("/class-graph/zoom", test_zoom);
+  g_test_add_func ("/class-graph/diff", test_diff);
+  g_test_add_func ("/class-graph/empty", test_empty);
+  g_test_add_func ("/class-graph/big", test_big);
+  g_test_add_func ("/class-graph/grow", test_grow);
+  g_test_add_func ("/class-graph/thumbnail", test_thumbnail);
+
+  return g_test_run ();
+}

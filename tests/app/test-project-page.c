@@ -1,0 +1,657 @@
+/* test-project-page.c: the project page's views, driven in process on
+ * projects made here, and an exploration of a site served in process.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <libsoup/soup.h>
+
+#include "cg-project-page.h"
+#include "cg-record-store.h"
+
+/* Generous: CI machines are slow and shared. Nothing waits this long when
+ * things work. */
+#define WAIT_TIMEOUT_S 120
+
+static char *tmp_home;
+
+static void
+iterate (void)
+{
+  for (int i = 0; i < 50 && g_main_context_pending (NULL); i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+typedef gboolean (*Condition) (gpointer user_data);
+
+static void
+wait_for (Condition   condition,
+          gpointer    user_data,
+          const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+
+  while (!condition (user_data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Waited %d s for %s", WAIT_TIMEOUT_S, what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+/* The widget of @type below @root whose title (status page, row) is
+ * @title. */
+static GtkWidget *
+find_titled (GtkWidget  *root,
+             GType       type,
+             const char *title)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    {
+      const char *text = NULL;
+
+      if (ADW_IS_STATUS_PAGE (root))
+        text = adw_status_page_get_title (ADW_STATUS_PAGE (root));
+      else if (ADW_IS_PREFERENCES_ROW (root))
+        text = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root));
+      else if (GTK_IS_BUTTON (root))
+        text = gtk_button_get_label (GTK_BUTTON (root));
+      if (g_strcmp0 (text, title) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_titled (child, type, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_actionable (GtkWidget  *root,
+                 const char *action)
+{
+  if (GTK_IS_ACTIONABLE (root) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* GTK 4.8 has no getter for a widget action's state, but the buttons
+ * bound to an action are sensitive exactly when it is enabled, which is
+ * also what the user sees. */
+static gboolean
+action_enabled (CgProjectPage *page,
+                const char    *action)
+{
+  GtkWidget *button = find_actionable (GTK_WIDGET (page), action);
+
+  g_assert_nonnull (button);
+  iterate ();
+  return gtk_widget_get_sensitive (button);
+}
+
+typedef struct {
+  GtkWindow     *window;
+  CgProjectPage *page;
+  CgProject     *project;
+  char          *folder;
+} Fixture;
+
+static gint64
+insert_url (CgStore    *store,
+            const char *url)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store,
+                                                   "INSERT INTO urls (crawl_id, host_id, url, depth, discovered_at) "
+                                                   "VALUES (1, 1, ?1, 0, 0)",
+                                                   &error);
+
+  g_assert_no_error (error);
+  sqlite3_bind_text (stmt, 1, url, -1, SQLITE_STATIC);
+  g_assert_true (cg_store_step_done (store, stmt, &error));
+  return sqlite3_last_insert_rowid (cg_store_get_db (store));
+}
+
+static void
+label_page (CgStore    *store,
+            gint64      url_id,
+            gint64      model_id,
+            const char *class_name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store,
+                                                   "INSERT INTO page_labels (url_id, model_id, class, method) "
+                                                   "VALUES (?1, ?2, ?3, 'sample')",
+                                                   &error);
+
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (stmt, 1, url_id);
+  sqlite3_bind_int64 (stmt, 2, model_id);
+  sqlite3_bind_text (stmt, 3, class_name, -1, SQLITE_STATIC);
+  g_assert_true (cg_store_step_done (store, stmt, &error));
+}
+
+static CgSiteModel *
+make_model (gboolean with_author)
+{
+  CgSiteModel *model = cg_site_model_new ("http://shop.example/");
+  CgPageClass *klass;
+
+  klass = cg_site_model_add_class (model, "home", "Home");
+  g_free (klass->url_pattern);
+  klass->url_pattern = g_strdup ("^/$");
+  klass->n_pages = 1;
+  g_strfreev (klass->samples);
+  klass->samples = g_strsplit ("http://shop.example/", " ", -1);
+  klass = cg_site_model_add_class (model, "category", "Category");
+  klass->n_pages = 2;
+  g_strfreev (klass->samples);
+  klass->samples = g_strsplit ("http://shop.example/c/1 http://shop.example/c/2", " ", -1);
+  klass = cg_site_model_add_class (model, "book", "Book");
+  klass->n_pages = 3;
+  g_strfreev (klass->samples);
+  klass->samples = g_strsplit ("http://shop.example/b/1", " ", -1);
+  cg_site_model_add_link (model, "home", "category", CG_CLASS_LINK_MENU, "/html/body/nav/a");
+  cg_site_model_add_link (model, "category", "book", CG_CLASS_LINK_LIST, "//h3/a");
+  if (with_author)
+    {
+      cg_site_model_add_class (model, "author", "Author");
+      cg_site_model_add_link (model, "book", "author", CG_CLASS_LINK_SINGLETON, "//p[@class='by']/a");
+    }
+  cg_site_model_set_entry_class (model, "home");
+  cg_site_model_compute_depths (model);
+  return model;
+}
+
+static GPtrArray *
+make_records (guint n)
+{
+  GPtrArray *records = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_record_free);
+  const char *columns[] = { "title", "price", NULL };
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("Book %u", i);
+      const char *values[] = { title, "9.99", NULL };
+
+      g_ptr_array_add (records, cg_record_new ("/html/body/main/ul[1]", i, columns, values));
+    }
+  return records;
+}
+
+/* A project with two versions of a model (the second adds a class),
+ * labelled pages and records. */
+static void
+fill_project (CgProject *project)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_autoptr(CgSiteModel) first = make_model (FALSE);
+  g_autoptr(CgSiteModel) second = make_model (TRUE);
+  g_autoptr(GPtrArray) records = make_records (3);
+  g_autoptr(GError) error = NULL;
+  gint64 book;
+
+  g_assert_cmpint (cg_project_add_crawl (project, "explore", "http://shop.example/", "{}", &error), ==, 1);
+  g_assert_true (cg_store_exec (store, "INSERT INTO hosts (id, crawl_id, host_key) VALUES (1, 1, 'shop.example');", &error));
+  g_assert_true (cg_site_model_save (first, store, &error));
+  g_assert_true (cg_site_model_save (second, store, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_site_model_get_version (second), ==, 2);
+
+  label_page (store, insert_url (store, "http://shop.example/"), cg_site_model_get_id (second), "home");
+  for (guint i = 0; i < 7; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://shop.example/b/%u", i);
+
+      book = insert_url (store, url);
+      label_page (store, book, cg_site_model_get_id (second), "book");
+    }
+  g_assert_true (cg_record_store_replace_page (store, cg_site_model_get_id (second), "category",
+                                               insert_url (store, "http://shop.example/c/1"), records, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  static guint counter;
+
+  f->folder = g_strdup_printf ("%s/project-%u", tmp_home, counter++);
+  f->project = cg_project_create (f->folder, "Shop", &error);
+  g_assert_no_error (error);
+  if (GPOINTER_TO_INT (data))
+    fill_project (f->project);
+
+  f->window = GTK_WINDOW (adw_window_new ());
+  gtk_window_set_default_size (f->window, 1000, 700);
+  f->page = g_object_new (CG_TYPE_PROJECT_PAGE, NULL);
+  adw_window_set_content (ADW_WINDOW (f->window), GTK_WIDGET (f->page));
+  gtk_window_present (f->window);
+  cg_project_page_set_project (f->page, f->project);
+  iterate ();
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (f->window);
+  iterate ();
+  g_clear_object (&f->project);
+  g_free (f->folder);
+}
+
+static void
+test_empty (Fixture       *f,
+            gconstpointer  data)
+{
+  GtkWidget *no_model = find_titled (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "No Model Yet");
+  GtkWidget *no_classes = find_titled (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "No Classes Yet");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (cg_project_page_get_model (f->page));
+  /* Without a model there is nothing to show but the crawls. */
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "crawl");
+
+  cg_project_page_show_view (f->page, "model");
+  iterate ();
+  g_assert_nonnull (no_model);
+  g_assert_true (gtk_widget_get_mapped (no_model));
+  cg_project_page_show_view (f->page, "classes");
+  iterate ();
+  g_assert_true (gtk_widget_get_mapped (no_classes));
+  g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 0);
+
+  g_assert_true (action_enabled (f->page, "project.explore"));
+  g_assert_false (action_enabled (f->page, "project.harvest"));
+  g_assert_false (action_enabled (f->page, "crawl.stop"));
+  g_assert_false (action_enabled (f->page, "crawl.pause"));
+
+  /* With no exploration recorded there is nothing to explore from. */
+  g_assert_false (cg_project_page_explore_stored (f->page, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "“Shop”"));
+  g_clear_error (&error);
+  g_assert_false (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_MODEL);
+  g_assert_false (cg_project_page_open_class (f->page, "book"));
+}
+
+static void
+test_bad_stored_exploration (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id = cg_project_add_crawl (f->project, "explore", "http://shop.example/", "{\"delay\": \"slow\"}", &error);
+
+  g_assert_no_error (error);
+  g_assert_false (cg_project_page_explore_stored (f->page, &error));
+  g_assert_error (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID);
+  /* The message names the crawl and the setting. */
+  g_assert_nonnull (strstr (error->message, "Exploration"));
+  g_assert_nonnull (strstr (error->message, "“delay”"));
+  g_assert_cmpint (id, >, 0);
+  g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 1);
+  g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
+}
+
+static void
+test_model_view (Fixture       *f,
+                 gconstpointer  data)
+{
+  CgSiteModel *model = cg_project_page_get_model (f->page);
+  CgClassGraph *graph = cg_project_page_get_graph (f->page);
+  GtkWidget *dropdown = NULL;
+  GListModel *versions;
+  GtkWidget *row;
+
+  g_assert_nonnull (model);
+  g_assert_cmpint (cg_site_model_get_version (model), ==, 2);
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "model");
+  g_assert_true (cg_class_graph_get_model (graph) == model);
+  g_assert_null (cg_class_graph_get_diff (graph));
+  g_assert_true (action_enabled (f->page, "project.harvest"));
+  g_assert_true (action_enabled (f->page, "graph.zoom-in"));
+
+  /* The dropdown offers the other version; choosing it shows the
+   * differences, and "No Comparison" hides them again. */
+  for (GtkWidget *w = GTK_WIDGET (graph); w != NULL && dropdown == NULL; w = gtk_widget_get_parent (w))
+    for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL && dropdown == NULL; c = gtk_widget_get_next_sibling (c))
+      for (GtkWidget *d = gtk_widget_get_first_child (c); d != NULL; d = gtk_widget_get_next_sibling (d))
+        if (GTK_IS_DROP_DOWN (d))
+          dropdown = d;
+  g_assert_nonnull (dropdown);
+  versions = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  g_assert_cmpuint (g_list_model_get_n_items (versions), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (versions), 1), ==, "Version 1");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 1);
+  g_assert_nonnull (cg_class_graph_get_diff (graph));
+  g_assert_cmpint (cg_site_model_get_version (cg_class_graph_get_diff (graph)), ==, 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
+  g_assert_null (cg_class_graph_get_diff (graph));
+
+  /* Classes: one row each, with the pages labelled and the records
+   * stored (the sample's count when no page is labelled). */
+  g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 4);
+  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
+  g_assert_nonnull (row);
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "7 pages · 0 records"));
+  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Category");
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "2 pages · 3 records"));
+  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Home");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "1 page · 0 records\n^/$");
+}
+
+static void
+test_open_class (Fixture       *f,
+                 gconstpointer  data)
+{
+  CgClassView *view = cg_project_page_get_class_view (f->page);
+  GtkWidget *row;
+  GtkWidget *list;
+
+  /* From the graph: activating a node opens its class. */
+  g_signal_emit_by_name (cg_project_page_get_graph (f->page), "class-activated", "category");
+  iterate ();
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "classes");
+  g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "category");
+  g_assert_cmpstr (cg_class_view_get_class_name (view), ==, "category");
+  g_assert_true (cg_class_view_get_model (view) == cg_project_page_get_model (f->page));
+  g_assert_true (action_enabled (f->page, "classes.back"));
+
+  /* Back to the list. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "classes.back", NULL));
+  iterate ();
+  g_assert_null (cg_project_page_get_open_class (f->page));
+  g_assert_false (action_enabled (f->page, "classes.back"));
+
+  /* From the list: activating a row opens its class. */
+  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
+  list = gtk_widget_get_parent (row);
+  g_assert_true (GTK_IS_LIST_BOX (list));
+  g_signal_emit_by_name (list, "row-activated", row);
+  iterate ();
+  g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
+  g_assert_cmpstr (cg_class_graph_get_selected_class (cg_project_page_get_graph (f->page)), ==, "book");
+
+  /* A class the model lacks opens nothing and changes nothing. */
+  g_assert_false (cg_project_page_open_class (f->page, "no-such-class"));
+  g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
+
+  /* Switching views keeps the open class. */
+  cg_project_page_show_view (f->page, "crawl");
+  cg_project_page_show_view (f->page, "classes");
+  g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
+}
+
+/* ------------------------------------------------------------------ */
+/* An exploration of a small site served here                          */
+
+/* While the test looks at the exploration under way, the site holds its
+ * answers back, so that the exploration cannot end before. */
+typedef struct {
+  gboolean   hold;
+  GPtrArray *held;   /* SoupServerMessage */
+} Site;
+
+static void
+release_site (Site *site)
+{
+  site->hold = FALSE;
+  for (guint i = 0; i < site->held->len; i++)
+    soup_server_message_unpause (g_ptr_array_index (site->held, i));
+  g_ptr_array_set_size (site->held, 0);
+}
+
+static void
+site_handler (SoupServer        *server,
+              SoupServerMessage *msg,
+              const char        *path,
+              GHashTable        *query,
+              gpointer           user_data)
+{
+  Site *site = user_data;
+  g_autoptr(GString) body = g_string_new ("<!DOCTYPE html><html><head><title>Shop</title></head><body>"
+                                          "<nav><a href=\"/c/1\">One</a> <a href=\"/c/2\">Two</a></nav><main>");
+
+  if (g_str_equal (path, "/robots.txt"))
+    {
+      soup_server_message_set_status (msg, 404, NULL);
+      return;
+    }
+  if (g_str_has_prefix (path, "/c/"))
+    {
+      g_string_append (body, "<ul>");
+      for (guint i = 0; i < 6; i++)
+        g_string_append_printf (body, "<li><h3><a href=\"/b/%s-%u\">Book %u</a></h3><p>%u.99</p></li>",
+                                path + 3, i, i, i + 3);
+      g_string_append (body, "</ul>");
+    }
+  else if (g_str_has_prefix (path, "/b/"))
+    g_string_append_printf (body, "<article><h1>Book %s</h1><p class=\"price\">9.99</p>"
+                            "<p>A book about %s and other things.</p></article>", path + 3, path + 3);
+  else if (!g_str_equal (path, "/"))
+    {
+      soup_server_message_set_status (msg, 404, NULL);
+      return;
+    }
+  g_string_append (body, "</main></body></html>");
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_server_message_set_response (msg, "text/html; charset=utf-8", SOUP_MEMORY_COPY, body->str, body->len);
+  if (site->hold)
+    {
+      soup_server_message_pause (msg);
+      g_ptr_array_add (site->held, msg);
+    }
+}
+
+typedef struct {
+  CgProjectPage *page;
+  gboolean       model_saved;
+  gboolean       finished;
+  gboolean       cancelled;
+  int            finished_stage;
+} Exploration;
+
+static void
+model_saved_cb (CgPipeline  *pipeline,
+                CgSiteModel *model,
+                Exploration *e)
+{
+  e->model_saved = TRUE;
+}
+
+static void
+finished_cb (CgPipeline   *pipeline,
+             int           stage,
+             gboolean      cancelled,
+             const GError *error,
+             Exploration  *e)
+{
+  e->finished = TRUE;
+  e->cancelled = cancelled;
+  e->finished_stage = stage;
+  if (error != NULL && !cancelled)
+    g_test_message ("The pipeline ended with: %s", error->message);
+}
+
+static gboolean
+model_is_saved (gpointer user_data)
+{
+  return ((Exploration *) user_data)->model_saved;
+}
+
+static gboolean
+is_finished (gpointer user_data)
+{
+  return ((Exploration *) user_data)->finished;
+}
+
+static void
+test_explore (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *config = NULL;
+  CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
+  Exploration e = { f->page };
+  Site site = { TRUE, g_ptr_array_new () };
+  GtkWidget *working;
+
+  soup_server_add_handler (server, NULL, site_handler, &site, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  uris = soup_server_get_uris (server);
+  url = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+
+  /* What the New Crawl dialog records: the exploration's settings. */
+  config = g_strdup ("{\"sample_size\": 30, \"delay\": 0, \"max_delay\": 0, \"delay_factor\": 0, \"javascript\": false}");
+  g_assert_cmpint (cg_project_add_crawl (f->project, "explore", url, config, &error), >, 0);
+  g_assert_no_error (error);
+
+  g_signal_connect (pipeline, "model-saved", G_CALLBACK (model_saved_cb), &e);
+  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
+  g_assert_true (cg_project_page_explore_stored (f->page, &error));
+  g_assert_no_error (error);
+
+  /* Exploring: the progress is in view, the model view says it is coming,
+   * and nothing else can start. */
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_EXPLORING);
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "crawl");
+  g_assert_true (action_enabled (f->page, "crawl.stop"));
+  g_assert_true (action_enabled (f->page, "crawl.pause"));
+  g_assert_false (action_enabled (f->page, "project.explore"));
+  g_assert_false (cg_project_page_explore_stored (f->page, &error));
+  g_assert_error (error, CG_PIPELINE_ERROR, CG_PIPELINE_ERROR_BUSY);
+  g_clear_error (&error);
+  working = find_titled (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "Exploring the Site…");
+  cg_project_page_show_view (f->page, "model");
+  iterate ();
+  g_assert_true (gtk_widget_get_mapped (working));
+  cg_project_page_show_view (f->page, "crawl");
+
+  /* The dialog's placeholder made way for the exploration's own crawl. */
+  g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 1);
+  release_site (&site);
+
+  wait_for (model_is_saved, &e, "the model");
+  g_assert_nonnull (cg_project_page_get_model (f->page));
+  g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), >=, 2);
+  /* The new model comes into view by itself. */
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "model");
+  g_assert_true (cg_class_graph_get_model (cg_project_page_get_graph (f->page)) == cg_project_page_get_model (f->page));
+
+  /* The progress view counted the exploration's pages. */
+  g_assert_cmpstr (cg_progress_view_get_counter_text (cg_project_page_get_progress_view (f->page),
+                                                     CG_PROGRESS_COUNTER_FETCHED), !=, "—");
+
+  /* Stopping what follows (rendering, extraction) keeps the model. */
+  if (!e.finished)
+    {
+      cg_project_page_stop (f->page);
+      wait_for (is_finished, &e, "the pipeline to stop");
+    }
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_IDLE);
+  g_assert_true (e.cancelled || e.finished_stage == CG_PIPELINE_EXTRACTING);
+  g_assert_nonnull (cg_project_page_get_model (f->page));
+  g_assert_true (action_enabled (f->page, "project.explore"));
+  g_assert_true (action_enabled (f->page, "project.harvest"));
+  g_assert_false (action_enabled (f->page, "crawl.stop"));
+  g_signal_handlers_disconnect_by_data (pipeline, &e);
+  g_ptr_array_unref (site.held);
+}
+
+/* A server that never answers, so that an exploration of it cannot end
+ * by itself before it is stopped. */
+static void
+silent_handler (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  soup_server_message_pause (msg);
+}
+
+static void
+test_stop_exploration (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
+  Exploration e = { f->page };
+
+  soup_server_add_handler (server, NULL, silent_handler, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  uris = soup_server_get_uris (server);
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  /* Should the stop wait for the fetch under way, it does not wait long. */
+  config->timeout = 10;
+  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
+  g_assert_true (cg_project_page_explore (f->page, config, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  cg_project_page_stop (f->page);
+  wait_for (is_finished, &e, "the exploration to stop");
+  g_assert_true (e.cancelled || e.finished_stage == CG_PIPELINE_EXPLORING);
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_IDLE);
+  g_assert_null (cg_project_page_get_model (f->page));
+  g_assert_false (action_enabled (f->page, "crawl.stop"));
+  g_signal_handlers_disconnect_by_data (pipeline, &e);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  tmp_home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("HOME", tmp_home, TRUE);
+  g_setenv ("XDG_DATA_HOME", tmp_home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", tmp_home, TRUE);
+
+  /* Counts are checked as the C locale writes them. */
+  gtk_disable_setlocale ();
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  /* Crawls report to the main context from their threads; owning it for
+   * the whole test keeps their reports on this thread between the
+   * iterations the tests run by hand. */
+  g_main_context_acquire (g_main_context_default ());
+
+  g_test_add ("/project-page/empty", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_empty, fixture_tear_down);
+  g_test_add ("/project-page/bad-stored-exploration", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_bad_stored_exploration, fixture_tear_down);
+  g_test_add ("/project-page/model-view", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_model_view, fixture_tear_down);
+  g_test_add ("/project-page/open-class", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_open_class, fixture_tear_down);
+  g_test_add ("/project-page/explore", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_explore, fixture_tear_down);
+  g_test_add ("/project-page/stop-exploration", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_stop_exploration, fixture_tear_down);
+
+  return g_test_run ();
+}

@@ -1,0 +1,317 @@
+/* records-bench.c: the driver of the records benchmark (run.sh).
+ *
+ * Reads a manifest, one JSON object per line and page:
+ *
+ *   {"set": "fadwa-plain", "page": "c01-arts/…", "html": "/path/page.htm",
+ *    "url": "http://…", "features": "plain" | "rendered" | "auto",
+ *    "truth": [["value", …], …]}            records by text, or
+ *   {"set": …, "truth_xpath": "//li"}       record containers by XPath
+ *
+ * parses each page with core's parser (cg_page_parse(); a page whose
+ * bytes do not match its declared character set is read leniently with
+ * cg_html_parse() and counted), runs ClustVX on it, takes the best region
+ * (the benchmarks count one main list per page, as the thesis does) and
+ * scores its records with cg-record-metrics: by text with seed 003's
+ * criterion, or by element for the XPath ground truth. Extraction is
+ * timed alone (parsing is timed apart) and repeated --repeat times.
+ *
+ * Prints one line per set, tab-separated: name, pages, records (actual,
+ * extracted, aligned, correct), precision, both recalls, both F1, the
+ * mean extraction time (wall and CPU, milliseconds), the longest (wall),
+ * the mean parse time, pages unreadable, pages read leniently, pages
+ * without a region, and "text" or "element"; and writes one JSON line
+ * per page to --details.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-glib/json-glib.h>
+
+#include "cg-clustvx.h"
+#include "cg-dom-path.h"
+#include "cg-links.h"
+#include "cg-page-features.h"
+#include "cg-record-metrics.h"
+
+typedef struct {
+  char          *name;
+  guint          pages;
+  guint          lenient;     /* pages read despite bad bytes */
+  guint          failed;      /* pages that could not be read at all */
+  guint          empty;       /* pages where no region was found */
+  gboolean       by_element;
+  CgRecordScore  score;
+  double         extract_ms;
+  double         extract_cpu_ms;
+  double         max_ms;
+  double         parse_ms;
+} Set;
+
+static void
+set_free (Set *set)
+{
+  g_free (set->name);
+  g_free (set);
+}
+
+static GPtrArray *
+truth_records (JsonArray *truth)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  for (guint r = 0; r < json_array_get_length (truth); r++)
+    {
+      JsonArray *values = json_array_get_array_element (truth, r);
+      GStrv record = g_new0 (char *, json_array_get_length (values) + 1);
+
+      for (guint v = 0; v < json_array_get_length (values); v++)
+        record[v] = g_strdup (json_array_get_string_element (values, v));
+      g_ptr_array_add (out, record);
+    }
+  return out;
+}
+
+static CgClustvxFeatures
+parse_features (const char *text)
+{
+  if (g_strcmp0 (text, "plain") == 0)
+    return CG_CLUSTVX_FEATURES_PLAIN;
+  if (g_strcmp0 (text, "rendered") == 0)
+    return CG_CLUSTVX_FEATURES_RENDERED;
+  return CG_CLUSTVX_FEATURES_AUTO;
+}
+
+/* The CPU time of this thread: on a machine shared with other work, the
+ * wall time of a few milliseconds of extraction mostly measures the load. */
+static double
+thread_cpu_ms (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec * 1000.0 + now.tv_nsec / 1e6;
+}
+
+static void
+print_json_string (FILE       *out,
+                   const char *text)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *quoted = NULL;
+
+  json_node_set_string (node, text != NULL ? text : "");
+  quoted = json_to_string (node, FALSE);
+  fputs (quoted, out);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *details_path = NULL;
+  int repeat = 3;
+  const GOptionEntry entries[] = {
+    { "details", 0, 0, G_OPTION_ARG_FILENAME, &details_path, "Write one JSON line per page here", "FILE" },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Run each extraction this many times (default 3)", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("MANIFEST.jsonl");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) set_free);
+  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GIOChannel) channel = NULL;
+  FILE *details = NULL;
+  char *line = NULL;
+  gsize length;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || repeat < 1)
+    {
+      g_printerr ("usage: records-bench [--details FILE] [--repeat N] MANIFEST.jsonl%s%s\n",
+                  error != NULL ? ": " : "", error != NULL ? error->message : "");
+      return 2;
+    }
+  channel = g_io_channel_new_file (argv[1], "r", &error);
+  if (channel == NULL)
+    {
+      g_printerr ("records-bench: %s\n", error->message);
+      return 1;
+    }
+  if (details_path != NULL && (details = fopen (details_path, "w")) == NULL)
+    {
+      g_printerr ("records-bench: cannot write %s\n", details_path);
+      return 1;
+    }
+
+  while (g_io_channel_read_line (channel, &line, &length, NULL, &error) == G_IO_STATUS_NORMAL)
+    {
+      g_autofree char *owned = line;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *page;
+      const char *set_name, *html_path, *url;
+      Set *set;
+      g_autofree char *contents = NULL;
+      gsize size = 0;
+      htmlDocPtr doc = NULL;
+      gboolean lenient = FALSE;
+      gint64 start, end;
+      double extract_ms = 0, extract_cpu_ms = 0, cpu_start;
+      CgClustvxOptions options;
+      CgClustvxResult *result = NULL;
+      CgRecordScore score;
+      CgClustvxRegion *best = NULL;
+      g_autoptr(GError) page_error = NULL;
+
+      g_strstrip (owned);
+      if (*owned == '\0')
+        continue;
+      if (!json_parser_load_from_data (parser, owned, -1, &page_error))
+        {
+          g_printerr ("records-bench: a manifest line is not JSON: %s\n", page_error->message);
+          return 1;
+        }
+      page = json_node_get_object (json_parser_get_root (parser));
+      set_name = json_object_get_string_member (page, "set");
+      html_path = json_object_get_string_member (page, "html");
+      url = json_object_get_string_member_with_default (page, "url", NULL);
+
+      set = g_hash_table_lookup (by_name, set_name);
+      if (set == NULL)
+        {
+          set = g_new0 (Set, 1);
+          set->name = g_strdup (set_name);
+          set->by_element = json_object_has_member (page, "truth_xpath");
+          g_ptr_array_add (sets, set);
+          g_hash_table_insert (by_name, set->name, set);
+        }
+      set->pages++;
+
+      if (!g_file_get_contents (html_path, &contents, &size, &page_error))
+        {
+          g_printerr ("records-bench: %s\n", page_error->message);
+          set->failed++;
+          continue;
+        }
+      start = g_get_monotonic_time ();
+      doc = cg_page_parse (contents, size, url, NULL, &page_error);
+      if (doc == NULL && g_error_matches (page_error, CG_PAGE_ERROR, CG_PAGE_ERROR_ENCODING))
+        {
+          /* Saved pages mix character sets: read the text that can be. */
+          g_clear_error (&page_error);
+          doc = cg_html_parse (contents, size, url, NULL, &page_error);
+          lenient = doc != NULL;
+        }
+      end = g_get_monotonic_time ();
+      if (doc == NULL)
+        {
+          g_printerr ("records-bench: %s: %s\n", html_path, page_error->message);
+          set->failed++;
+          continue;
+        }
+      set->lenient += lenient;
+      set->parse_ms += (end - start) / 1000.0;
+
+      cg_clustvx_options_init (&options);
+      options.features = parse_features (json_object_get_string_member_with_default (page, "features", "auto"));
+      for (int r = 0; r < repeat; r++)
+        {
+          g_clear_pointer (&result, cg_clustvx_result_free);
+          start = g_get_monotonic_time ();
+          cpu_start = thread_cpu_ms ();
+          result = cg_clustvx_extract (doc, &options, &page_error);
+          extract_cpu_ms += thread_cpu_ms () - cpu_start;
+          end = g_get_monotonic_time ();
+          extract_ms += (end - start) / 1000.0;
+          if (result == NULL)
+            break;
+        }
+      if (result == NULL)
+        {
+          g_printerr ("records-bench: %s: %s\n", html_path, page_error->message);
+          set->failed++;
+          xmlFreeDoc (doc);
+          continue;
+        }
+      extract_ms /= repeat;
+      extract_cpu_ms /= repeat;
+      set->extract_ms += extract_ms;
+      set->extract_cpu_ms += extract_cpu_ms;
+      set->max_ms = MAX (set->max_ms, extract_ms);
+      if (result->regions->len > 0)
+        best = g_ptr_array_index (result->regions, 0);
+      else
+        set->empty++;
+
+      if (set->by_element)
+        {
+          const char *xpath = json_object_get_string_member (page, "truth_xpath");
+          g_autoptr(GPtrArray) actual = cg_dom_xpath_eval (doc, NULL, xpath, &page_error);
+          g_autoptr(GPtrArray) extracted = g_ptr_array_new ();
+
+          if (actual == NULL)
+            {
+              g_printerr ("records-bench: %s: %s\n", html_path, page_error->message);
+              actual = g_ptr_array_new ();
+            }
+          for (guint r = 0; best != NULL && r < best->records->len; r++)
+            {
+              CgClustvxRecord *record = g_ptr_array_index (best->records, r);
+
+              g_ptr_array_add (extracted, g_ptr_array_index (record->nodes, 0));
+            }
+          cg_record_metrics_score_nodes (actual, extracted, &score);
+        }
+      else
+        {
+          g_autoptr(GPtrArray) actual = truth_records (json_object_get_array_member (page, "truth"));
+          g_autoptr(GPtrArray) extracted = best != NULL ? cg_record_metrics_region_texts (best)
+                                                        : g_ptr_array_new ();
+          g_autoptr(GArray) matches = cg_record_metrics_align (actual, extracted, NULL, &score);
+        }
+      cg_record_score_add (&set->score, &score);
+
+      if (details != NULL)
+        {
+          fprintf (details, "{\"set\": ");
+          print_json_string (details, set->name);
+          fprintf (details, ", \"page\": ");
+          print_json_string (details, json_object_get_string_member_with_default (page, "page", html_path));
+          fprintf (details, ", \"actual\": %u, \"extracted\": %u, \"aligned\": %u, \"correct\": %u, "
+                   "\"ms\": %.3f, \"cpu_ms\": %.3f, \"regions\": %u, \"rendered\": %s, \"lenient\": %s, \"region\": ",
+                   score.n_actual, score.n_extracted, score.n_aligned, score.n_correct, extract_ms, extract_cpu_ms,
+                   result->regions->len, result->rendered ? "true" : "false", lenient ? "true" : "false");
+          print_json_string (details, best != NULL ? best->xpath : "");
+          fprintf (details, ", \"message\": ");
+          print_json_string (details, result->message);
+          fprintf (details, "}\n");
+        }
+      cg_clustvx_result_free (result);
+      xmlFreeDoc (doc);
+    }
+  if (error != NULL)
+    {
+      g_printerr ("records-bench: %s\n", error->message);
+      return 1;
+    }
+  if (details != NULL)
+    fclose (details);
+
+  for (guint s = 0; s < sets->len; s++)
+    {
+      Set *set = g_ptr_array_index (sets, s);
+      guint timed = set->pages - set->failed;
+
+      printf ("%s\t%u\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%u\t%s\n",
+              set->name, set->pages, set->score.n_actual, set->score.n_extracted, set->score.n_aligned,
+              set->score.n_correct, set->score.precision, set->score.recall, set->score.recall_correct,
+              set->score.f1, set->score.f1_correct,
+              timed > 0 ? set->extract_ms / timed : 0, timed > 0 ? set->extract_cpu_ms / timed : 0, set->max_ms,
+              timed > 0 ? set->parse_ms / timed : 0,
+              set->failed, set->lenient, set->empty, set->by_element ? "element" : "text");
+    }
+  return 0;
+}

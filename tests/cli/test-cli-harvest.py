@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""cartograph-cli harvest on the demo site, through the real command line:
+a model, a class-driven harvest whose every page is labelled with its class
+(checked here against the site's ground truth), a re-harvest that finds
+nothing changed, a harvest by example, a harvest stopped with Ctrl-C and
+resumed that archives each page once, and bad command lines.
+"""
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+CLI = os.environ["CARTOGRAPH_CLI"]
+failures = 0
+
+
+def check(name, condition):
+    global failures
+    print(("ok - " if condition else "not ok - ") + name)
+    if not condition:
+        failures += 1
+
+
+def run(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=600)
+
+
+def pages_of(project, crawl):
+    lines = run("export", "--project", project, "--what", "pages", "--format", "jsonl").stdout.splitlines()
+    return [p for p in (json.loads(l) for l in lines) if p["crawl"] == crawl]
+
+
+server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
+try:
+    url = server.stdout.readline().split()[-1]
+    truth = {}
+    for line in run("serve-demo", "--print-truth").stdout.splitlines():
+        page = json.loads(line)
+        truth[page["path"]] = page["class"]
+    with tempfile.TemporaryDirectory() as tmp:
+        project = os.path.join(tmp, "demo")
+
+        nothing = run("harvest", "--project", project)
+        check("a folder that is no project is refused", nothing.returncode == 1)
+        model = run("model", url, "--project", project, "--no-politeness", "--no-render", "--quiet")
+        check("model learns the demo site", model.returncode == 0)
+        nothing = run("harvest", "--project", project, "--resume")
+        check("--resume with no harvest to resume fails and says so",
+              nothing.returncode == 1 and "no harvest to resume" in nothing.stderr)
+
+        harvest = run("harvest", "--project", project, "--no-politeness")
+        check("a class-driven harvest runs", harvest.returncode == 0 and "Harvest 2" in harvest.stdout)
+        check("it prints its progress per class on a pipe", "book" in harvest.stderr)
+        html = [p for p in pages_of(project, 2) if p["mime"] == "text/html" and p["status"] == 200]
+        check("it archived most of the site (%d pages)" % len(html), len(html) > 600)
+        check("every harvested page has a class", all(p["class"] != "unclassified" for p in html))
+        check("every harvested page is archived", all(p["warc_file"] and p["warc_offset"] >= 0 for p in html))
+        # Each class stands for the truth class most of its pages have; the
+        # labels must be that class for at least 99 % of the pages.
+        votes = collections.defaultdict(collections.Counter)
+        for p in html:
+            votes[p["class"]][truth.get(p["url"][len(url) - 1:])] += 1
+        right = sum(c.most_common(1)[0][1] for c in votes.values())
+        check("%d of %d pages carry their truth class" % (right, len(html)), right >= 0.99 * len(html))
+        check("no two classes stand for one template",
+              len({c.most_common(1)[0][0] for c in votes.values()}) == len(votes))
+
+        again = run("harvest", "--project", project, "--no-politeness", "--json", "--quiet")
+        report = json.loads(again.stdout) if again.returncode == 0 else {}
+        total = report.get("total", {})
+        check("a re-harvest reports nothing changed (%s)" % total,
+              total.get("changed") == 0 and total.get("new") == 0 and total.get("gone") == 0
+              and total.get("unchanged") == len(html))
+        check("it asked conditionally and got 304s",
+              report.get("conditional_requests", 0) >= len(html) and report.get("not_modified", 0) >= len(html))
+        check("its report has the classes", {c["class"] for c in report.get("classes", [])} == set(votes))
+
+        sample = next(path for path, cls in truth.items() if cls == "book")
+        like = run("harvest", "--project", project, "--no-politeness", "--no-requisites", "--no-conditional",
+                   "--like", url + sample[1:])
+        n_books = sum(1 for cls in truth.values() if cls == "book")
+        check("a harvest by example finds the books",
+              like.returncode == 0 and ("Pages like %s%s: %d" % (url, sample[1:], n_books)) in like.stdout)
+
+        # Stopped with Ctrl-C, then resumed: each page once.
+        stopped = subprocess.Popen([CLI, "harvest", "--project", project, "--no-conditional", "--delay", "0.02",
+                                    "--delay-factor", "0", "--no-requisites"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(3)
+        stopped.send_signal(signal.SIGINT)
+        out, err = stopped.communicate(timeout=120)
+        check("Ctrl-C stops the harvest cleanly", stopped.returncode == 0 and "--resume" in err)
+        lines = run("export", "--project", project, "--what", "pages", "--format", "jsonl").stdout.splitlines()
+        crawl = max(json.loads(l)["crawl"] for l in lines)
+        before = len([p for p in pages_of(project, crawl) if p["mime"] == "text/html"])
+        resumed = run("harvest", "--project", project, "--resume", "--quiet")
+        after = pages_of(project, crawl)
+        urls = collections.Counter(p["url"] for p in after)
+        check("the resumed harvest ends (%d pages before, %d after)" % (before, len(after)),
+              resumed.returncode == 0 and before < len(after))
+        check("each page of it is archived once", max(urls.values()) == 1)
+        check("it has the pages of the first harvest",
+              {p["url"] for p in after if p["mime"] == "text/html" and p["status"] == 200} == {p["url"] for p in html})
+
+        bad = run("harvest", "--project", project, "--strategy", "everything")
+        check("an unknown strategy is a usage error", bad.returncode == 2 and "everything" in bad.stderr)
+        bad = run("harvest", "--project", project, "--strategy", "like")
+        check("--strategy like needs --like", bad.returncode == 2 and "--like" in bad.stderr)
+        bad = run("harvest", "--project", project, "--like", "ftp://127.0.0.1/")
+        check("a sample that is no http URL is refused", bad.returncode == 2 and "ftp://127.0.0.1/" in bad.stderr)
+        bad = run("harvest", "--project", project, "--class-wait", "-5")
+        check("a negative wait is a usage error", bad.returncode == 2)
+        bad = run("harvest", "--project", project, "--model", "9")
+        check("a model version the project lacks is refused", bad.returncode == 1)
+        bad = run("harvest")
+        check("harvest needs --project", bad.returncode == 2 and "--project" in bad.stderr)
+finally:
+    server.terminate()
+    server.wait(timeout=10)
+
+print("%d failed" % failures)
+sys.exit(1 if failures else 0)

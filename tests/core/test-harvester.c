@@ -1,0 +1,1325 @@
+/* test-harvester.c: structure-driven harvests of the demo bookshop, served in process.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+#include <libxml/xpath.h>
+
+#include "cg-demo-server.h"
+#include "cg-harvester.h"
+#include "cg-links.h"
+#include "cg-nav-patterns.h"
+#include "cg-site-explorer.h"
+#include "cg-target-map.h"
+#include "cg-url.h"
+#include "cg-warc-reader.h"
+#include "cg-warc-writer.h"
+
+/* The demo site is served once for all the tests, and its model learned
+ * once, in a template project that each test copies: learning is the
+ * same every time, and the model's URLs name the server's port. */
+static CgDemoServer *demo_server;
+static char         *template_dir;
+
+/* A learned model of the demo site in a project of its own, with the
+ * server that serves the site. */
+typedef struct {
+  CgDemoServer *server;
+  char         *base;      /* "http://127.0.0.1:PORT/" */
+  char         *origin;    /* "http://127.0.0.1:PORT" */
+  char         *dir;
+  CgProject    *project;
+  CgSiteModel  *model;
+  GHashTable   *class_truth;   /* model class → truth class (majority of its samples) */
+} Demo;
+
+typedef struct {
+  GMainLoop   *loop;
+  CgCrawlEnd   end;
+  GError      *error;
+  guint        progress;      /* class-progress signals */
+  guint        coverage;      /* coverage signals */
+  guint64      last_requests;
+  guint64      last_bigrams;
+  guint        stop_after;    /* stop the harvest after this many pages, 0: never */
+  CgHarvester *harvester;
+} Run;
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        rm_rf (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+explorer_finished_cb (CgSiteExplorer *explorer,
+                      const GError   *error,
+                      GMainLoop      *loop)
+{
+  g_assert_no_error ((GError *) error);
+  g_main_loop_quit (loop);
+}
+
+static void
+explorer_coverage_cb (CgSiteExplorer *explorer,
+                      guint64         requests,
+                      guint64         bigrams,
+                      guint64        *last)
+{
+  /* Requests only grow, one at a time, and the 2-grams never fall. */
+  g_assert_cmpuint (requests, ==, last[0] + 1);
+  g_assert_cmpuint (bigrams, >=, last[1]);
+  last[0] = requests;
+  last[1] = bigrams;
+}
+
+static const char *
+truth_class (Demo       *demo,
+             const char *url)
+{
+  JsonObject *page;
+
+  if (!g_str_has_prefix (url, demo->origin))
+    return NULL;
+  page = cg_demo_site_lookup_page (cg_demo_server_get_site (demo->server), url + strlen (demo->origin));
+  return page != NULL ? json_object_get_string_member (page, "class") : NULL;
+}
+
+static void
+copy_tree (const char *from,
+           const char *to)
+{
+  g_autoptr(GDir) dir = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *source = g_build_filename (from, name, NULL);
+      g_autofree char *target = g_build_filename (to, name, NULL);
+
+      if (g_file_test (source, G_FILE_TEST_IS_DIR))
+        copy_tree (source, target);
+      else
+        {
+          g_autoptr(GFile) a = g_file_new_for_path (source);
+          g_autoptr(GFile) b = g_file_new_for_path (target);
+          g_autoptr(GError) error = NULL;
+
+          g_file_copy (a, b, G_FILE_COPY_NONE, NULL, NULL, NULL, &error);
+          g_assert_no_error (error);
+        }
+    }
+}
+
+/* Learns the model of the demo site into the template project. */
+static void
+learn_template (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(CgSiteExplorer) explorer = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(CgProject) project = NULL;
+  g_autofree char *base = NULL;
+  guint64 coverage[2] = { 0, 0 };
+
+  demo_server = cg_demo_server_new ();
+  g_assert_true (cg_demo_server_start (demo_server, 0, &error));
+  g_assert_no_error (error);
+  base = cg_demo_server_get_url (demo_server);
+  template_dir = g_dir_make_tmp ("cg-harvester-template-XXXXXX", &error);
+  g_assert_no_error (error);
+  project = cg_project_create (template_dir, NULL, &error);
+  g_assert_no_error (error);
+
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (base, " ", -1);
+  cg_crawl_config_disable_politeness (config);
+  explorer = cg_site_explorer_new (project, config, NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (explorer, "finished", G_CALLBACK (explorer_finished_cb), loop);
+  g_signal_connect (explorer, "coverage", G_CALLBACK (explorer_coverage_cb), coverage);
+  cg_site_explorer_start (explorer);
+  g_main_loop_run (loop);
+  g_assert_nonnull (cg_site_explorer_get_model (explorer));
+  /* The explorer reported its coverage: as many requests as it fetched
+   * pages, and some text. */
+  g_assert_cmpuint (coverage[0], >, 100);
+  g_assert_cmpuint (coverage[1], >, 1000);
+}
+
+static Demo *
+demo_new (void)
+{
+  Demo *demo = g_new0 (Demo, 1);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *classes;
+
+  demo->server = g_object_ref (demo_server);
+  demo->base = cg_demo_server_get_url (demo->server);
+  demo->origin = g_strndup (demo->base, strlen (demo->base) - 1);
+  demo->dir = g_dir_make_tmp ("cg-harvester-XXXXXX", &error);
+  g_assert_no_error (error);
+  copy_tree (template_dir, demo->dir);
+  demo->project = cg_project_open (demo->dir, &error);
+  g_assert_no_error (error);
+  demo->model = cg_site_model_load_latest (cg_project_get_store (demo->project), demo->base, &error);
+  g_assert_no_error (error);
+
+  /* Which truth class each model class stands for: the one most of its
+   * samples have. */
+  demo->class_truth = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  classes = cg_site_model_get_classes (demo->model);
+  for (guint c = 0; c < classes->len; c++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, c);
+      g_autoptr(GHashTable) votes = g_hash_table_new (g_str_hash, g_str_equal);
+      const char *best = NULL;
+      guint best_votes = 0;
+
+      for (guint s = 0; klass->samples[s] != NULL; s++)
+        {
+          const char *truth = truth_class (demo, klass->samples[s]);
+          guint n;
+
+          if (truth == NULL)
+            continue;
+          n = GPOINTER_TO_UINT (g_hash_table_lookup (votes, truth)) + 1;
+          g_hash_table_insert (votes, (gpointer) truth, GUINT_TO_POINTER (n));
+          if (n > best_votes)
+            {
+              best = truth;
+              best_votes = n;
+            }
+        }
+      if (best != NULL)
+        g_hash_table_insert (demo->class_truth, g_strdup (klass->name), g_strdup (best));
+    }
+  cg_demo_server_clear_requests (demo->server);
+  return demo;
+}
+
+static void
+demo_free (Demo *demo)
+{
+  g_object_unref (demo->model);
+  g_object_unref (demo->project);
+  g_object_unref (demo->server);
+  g_hash_table_unref (demo->class_truth);
+  if (g_getenv ("CG_TEST_KEEP") == NULL)
+    rm_rf (demo->dir);
+  else
+    g_printerr ("kept %s\n", demo->dir);
+  g_free (demo->dir);
+  g_free (demo->base);
+  g_free (demo->origin);
+  g_free (demo);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Demo, demo_free)
+
+static void
+class_progress_cb (CgHarvester *harvester,
+                   const char  *class_name,
+                   guint        pages,
+                   guint        records,
+                   Run         *run)
+{
+  g_assert_nonnull (class_name);
+  g_assert_cmpuint (pages, >, 0);
+  run->progress++;
+  if (run->stop_after > 0 && run->progress == run->stop_after)
+    cg_harvester_stop (harvester);
+}
+
+static void
+coverage_cb (CgHarvester *harvester,
+             guint64      requests,
+             guint64      bigrams,
+             Run         *run)
+{
+  g_assert_cmpuint (requests, >=, run->last_requests);
+  g_assert_cmpuint (bigrams, >=, run->last_bigrams);
+  run->last_requests = requests;
+  run->last_bigrams = bigrams;
+  run->coverage++;
+}
+
+static void
+harvest_finished_cb (CgHarvester  *harvester,
+                     int           end,
+                     const GError *error,
+                     Run          *run)
+{
+  run->end = end;
+  if (error != NULL)
+    run->error = g_error_copy (error);
+  g_main_loop_quit (run->loop);
+}
+
+/* Runs @harvester to its end. */
+static CgCrawlEnd
+run_harvest (CgHarvester *harvester,
+             guint        stop_after)
+{
+  Run run = { 0 };
+
+  run.loop = g_main_loop_new (NULL, FALSE);
+  run.stop_after = stop_after;
+  run.harvester = harvester;
+  g_signal_connect (harvester, "class-progress", G_CALLBACK (class_progress_cb), &run);
+  g_signal_connect (harvester, "coverage", G_CALLBACK (coverage_cb), &run);
+  g_signal_connect (harvester, "finished", G_CALLBACK (harvest_finished_cb), &run);
+  cg_harvester_start (harvester);
+  g_main_loop_run (run.loop);
+  g_signal_handlers_disconnect_by_data (harvester, &run);
+  g_main_loop_unref (run.loop);
+  g_assert_no_error (run.error);
+  if (stop_after == 0)
+    {
+      g_assert_cmpuint (run.progress, >, 0);
+      g_assert_cmpuint (run.coverage, ==, run.progress);
+      g_assert_cmpuint (run.last_bigrams, >, 1000);
+    }
+  return run.end;
+}
+
+static CgHarvestOptions *
+options_new (Demo              *demo,
+             CgHarvestStrategy  strategy)
+{
+  CgHarvestOptions *options = cg_harvest_options_new ();
+
+  options->strategy = strategy;
+  cg_crawl_config_disable_politeness (options->crawl);
+  return options;
+}
+
+static CgHarvester *
+harvester_new (Demo                   *demo,
+               const CgHarvestOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  CgHarvester *harvester = cg_harvester_new (demo->project, demo->model, options, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (harvester);
+  return harvester;
+}
+
+/* ---- what the store says of a harvest ------------------------------------------ */
+
+typedef struct {
+  char  *class_name;   /* NULL: unclassified */
+  char  *method;
+  guint  status;
+  guint  n_fetches;
+} HarvestedPage;
+
+static void
+harvested_page_free (HarvestedPage *page)
+{
+  g_free (page->class_name);
+  g_free (page->method);
+  g_free (page);
+}
+
+/* URL → HarvestedPage for the HTML pages of a crawl. */
+static GHashTable *
+harvested_pages (Demo   *demo,
+                 gint64  crawl_id)
+{
+  GHashTable *pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) harvested_page_free);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+
+  stmt = cg_store_prepare (cg_project_get_store (demo->project),
+                           "SELECT u.url, l.class, l.method, f.status, "
+                           "  (SELECT count(*) FROM fetches g WHERE g.url_id = u.id) "
+                           "FROM fetches f JOIN urls u ON u.id = f.url_id "
+                           "LEFT JOIN page_labels l ON l.url_id = u.id AND l.model_id = ?2 "
+                           "WHERE f.crawl_id = ?1 AND f.mime = 'text/html'",
+                           &error);
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  sqlite3_bind_int64 (stmt, 2, cg_site_model_get_id (demo->model));
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      HarvestedPage *page = g_new0 (HarvestedPage, 1);
+
+      page->class_name = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      page->method = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+      page->status = (guint) sqlite3_column_int (stmt, 3);
+      page->n_fetches = (guint) sqlite3_column_int (stmt, 4);
+      g_hash_table_insert (pages, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), page);
+    }
+  return pages;
+}
+
+/* The share of the labelled pages whose class stands for their truth
+ * class. */
+static double
+label_accuracy (Demo       *demo,
+                GHashTable *pages,
+                guint      *out_labelled)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint right = 0, labelled = 0;
+
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      HarvestedPage *page = value;
+      const char *truth = truth_class (demo, key);
+
+      if (truth == NULL || page->status != 200)
+        continue;
+      g_assert_nonnull (page->method);
+      labelled++;
+      if (page->class_name != NULL && g_strcmp0 (g_hash_table_lookup (demo->class_truth, page->class_name), truth) == 0)
+        right++;
+    }
+  *out_labelled = labelled;
+  return labelled > 0 ? (double) right / labelled : 0;
+}
+
+/* ---- the pages the model's class links reach, computed here ---------------------- */
+
+static htmlDocPtr
+demo_fetch (Demo        *demo,
+            const char  *url,
+            char       **out_final)
+{
+  g_autofree char *current = g_strdup (url);
+
+  for (guint hops = 0; hops < 5; hops++)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (current, G_URI_FLAGS_ENCODED, NULL);
+      g_autoptr(CgDemoResponse) response = NULL;
+
+      if (uri == NULL || !g_str_has_prefix (current, demo->origin))
+        return NULL;
+      response = cg_demo_site_respond (cg_demo_server_get_site (demo->server), demo->origin,
+                                       g_uri_get_path (uri), g_uri_get_query (uri), NULL, NULL);
+      if (response->location != NULL)
+        {
+          g_autofree char *next = g_strconcat (demo->origin, response->location, NULL);
+
+          g_free (current);
+          current = g_steal_pointer (&next);
+          continue;
+        }
+      if (response->status != 200 || !g_str_has_prefix (response->content_type, "text/html"))
+        return NULL;
+      *out_final = g_steal_pointer (&current);
+      return cg_html_parse (g_bytes_get_data (response->body, NULL), g_bytes_get_size (response->body),
+                            *out_final, response->content_type, NULL);
+    }
+  return NULL;
+}
+
+typedef struct {
+  GHashTable *by_node;
+} NodeUrls;
+
+static void
+node_url_cb (const CgLink *link,
+             xmlNodePtr    node,
+             gpointer      user_data)
+{
+  NodeUrls *urls = user_data;
+
+  if (link->hop == CG_HOP_NAVLINK && !g_hash_table_contains (urls->by_node, node))
+    g_hash_table_insert (urls->by_node, node, g_strdup (link->url));
+}
+
+/* The target the class links that found @url give it: the one target,
+ * or the one whose URL pattern matches. */
+static const char *
+link_target (Demo       *demo,
+             GPtrArray  *targets,
+             const char *url)
+{
+  const char *found = NULL;
+
+  if (targets->len == 1)
+    return g_ptr_array_index (targets, 0);
+  for (guint i = 0; i < targets->len; i++)
+    {
+      CgPageClass *klass = cg_site_model_get_class (demo->model, g_ptr_array_index (targets, i));
+
+      if (klass->url_pattern != NULL && g_regex_match_simple (klass->url_pattern, url, 0, 0))
+        {
+          if (found != NULL)
+            return NULL;
+          found = klass->name;
+        }
+    }
+  return found;
+}
+
+/* Seed 000's intensive crawl over the site, here and without a network:
+ * the final URLs of the pages that the class links reach from the home
+ * page. */
+static GHashTable *
+class_reachable (Demo *demo)
+{
+  GHashTable *reached = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GQueue) queue = g_queue_new ();
+  GPtrArray *links = cg_site_model_get_links (demo->model);
+
+  g_queue_push_tail (queue, g_strdup (demo->base));
+  g_queue_push_tail (queue, g_strdup (cg_site_model_get_entry_class (demo->model)));
+  g_hash_table_add (seen, g_strdup (demo->base));
+  while (!g_queue_is_empty (queue))
+    {
+      g_autofree char *url = g_queue_pop_head (queue);
+      g_autofree char *class_name = g_queue_pop_head (queue);
+      g_autofree char *final = NULL;
+      g_autoptr(GHashTable) xpaths = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
+      g_autoptr(GHashTable) found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+      NodeUrls urls = { g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free) };
+      htmlDocPtr doc = demo_fetch (demo, url, &final);
+      xmlXPathContextPtr context;
+      GHashTableIter iter;
+      gpointer key, value;
+
+      if (doc == NULL)
+        {
+          g_hash_table_unref (urls.by_node);
+          continue;
+        }
+      /* A page the links did not give one class to is classified when
+       * it arrives; here it takes the class that stands for its truth. */
+      if (class_name[0] == '\0')
+        {
+          const char *truth = truth_class (demo, final);
+          GHashTableIter classes;
+          gpointer name, stands_for;
+
+          g_hash_table_iter_init (&classes, demo->class_truth);
+          while (truth != NULL && g_hash_table_iter_next (&classes, &name, &stands_for))
+            if (g_str_equal (stands_for, truth))
+              {
+                g_free (class_name);
+                class_name = g_strdup (name);
+                break;
+              }
+        }
+      g_hash_table_insert (reached, g_strdup (final), g_strdup (class_name));
+      cg_links_foreach_in_document (doc, final, node_url_cb, &urls, NULL);
+      for (guint l = 0; l < links->len && class_name[0] != '\0'; l++)
+        {
+          CgClassLink *link = g_ptr_array_index (links, l);
+          GPtrArray *targets;
+
+          if (!g_str_equal (link->source, class_name))
+            continue;
+          targets = g_hash_table_lookup (xpaths, link->xpath);
+          if (targets == NULL)
+            {
+              targets = g_ptr_array_new ();
+              g_hash_table_insert (xpaths, link->xpath, targets);
+            }
+          if (!g_ptr_array_find_with_equal_func (targets, link->target, g_str_equal, NULL))
+            g_ptr_array_add (targets, link->target);
+        }
+      /* Every link's targets, then one class for each URL. */
+      context = xmlXPathNewContext (doc);
+      g_hash_table_iter_init (&iter, xpaths);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          xmlXPathObjectPtr result = xmlXPathEvalExpression ((const xmlChar *) key, context);
+
+          for (int n = 0; result != NULL && result->nodesetval != NULL && n < result->nodesetval->nodeNr; n++)
+            {
+              const char *to = g_hash_table_lookup (urls.by_node, result->nodesetval->nodeTab[n]);
+              GPtrArray *targets;
+
+              if (to == NULL || g_hash_table_contains (seen, to))
+                continue;
+              targets = g_hash_table_lookup (found, to);
+              if (targets == NULL)
+                {
+                  targets = g_ptr_array_new ();
+                  g_hash_table_insert (found, g_strdup (to), targets);
+                }
+              for (guint t = 0; t < ((GPtrArray *) value)->len; t++)
+                {
+                  char *target = g_ptr_array_index ((GPtrArray *) value, t);
+
+                  if (!g_ptr_array_find_with_equal_func (targets, target, g_str_equal, NULL))
+                    g_ptr_array_add (targets, target);
+                }
+            }
+          if (result != NULL)
+            xmlXPathFreeObject (result);
+        }
+      g_hash_table_iter_init (&iter, found);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const char *target = link_target (demo, value, key);
+
+          /* robots.txt keeps the basket out. */
+          if (g_str_has_prefix ((const char *) key + strlen (demo->origin), "/cart/"))
+            continue;
+          g_hash_table_add (seen, g_strdup (key));
+          g_queue_push_tail (queue, g_strdup (key));
+          g_queue_push_tail (queue, g_strdup (target != NULL ? target : ""));
+        }
+      xmlXPathFreeContext (context);
+      g_hash_table_unref (urls.by_node);
+      xmlFreeDoc (doc);
+    }
+  return reached;
+}
+
+static gboolean
+is_requisite (const char *request)
+{
+  return g_str_has_prefix (request, "GET /static/") || g_str_has_prefix (request, "GET /cover/") ||
+         g_str_equal (request, "GET /robots.txt");
+}
+
+/* ---- the WARC files of a crawl ---------------------------------------------------- */
+
+typedef struct {
+  GHashTable *page_class;   /* target URI → page-class of its metadata record */
+  GHashTable *responses;    /* target URI → response and revisit records */
+  guint       not_modified; /* revisits of the server-not-modified profile */
+  guint       identical;    /* revisits of the identical-payload-digest profile */
+} WarcContents;
+
+static void
+warc_contents_clear (WarcContents *contents)
+{
+  g_clear_pointer (&contents->page_class, g_hash_table_unref);
+  g_clear_pointer (&contents->responses, g_hash_table_unref);
+}
+
+static void
+read_warcs (Demo         *demo,
+            gint64        crawl_id,
+            WarcContents *contents)
+{
+  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
+  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
+  const char *name;
+
+  contents->page_class = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  contents->responses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(CgWarcReader) reader = NULL;
+      g_autoptr(GError) error = NULL;
+      CgWarcRecord *record;
+
+      if (!g_str_has_prefix (name, prefix) || !g_str_has_suffix (name, ".warc.gz"))
+        continue;
+      path = g_build_filename (warc_dir, name, NULL);
+      reader = cg_warc_reader_new (path, &error);
+      g_assert_no_error (error);
+      while ((record = cg_warc_reader_next (reader, &error)) != NULL)
+        {
+          const char *uri = cg_warc_record_get_target_uri (record);
+          CgWarcRecordType type = cg_warc_record_get_record_type (record);
+
+          if (type == CG_WARC_RECORD_RESPONSE || type == CG_WARC_RECORD_REVISIT)
+            g_hash_table_insert (contents->responses, g_strdup (uri),
+                                 GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (contents->responses, uri)) + 1));
+          if (type == CG_WARC_RECORD_REVISIT)
+            {
+              const char *profile = cg_warc_record_get_header (record, "WARC-Profile");
+
+              if (g_strcmp0 (profile, CG_WARC_REVISIT_PROFILE_NOT_MODIFIED) == 0)
+                contents->not_modified++;
+              else if (g_strcmp0 (profile, CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD) == 0)
+                contents->identical++;
+            }
+          if (type == CG_WARC_RECORD_METADATA)
+            {
+              GBytes *block = cg_warc_record_get_block (record);
+              g_autofree char *text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
+              g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+
+              for (guint i = 0; lines[i] != NULL; i++)
+                if (g_str_has_prefix (lines[i], "page-class: "))
+                  g_hash_table_insert (contents->page_class, g_strdup (uri), g_strdup (lines[i] + 12));
+            }
+          cg_warc_record_unref (record);
+        }
+      g_assert_no_error (error);
+    }
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+/* Seed 000's intensive crawl: every page the class links reach and no
+ * other, each fetched once, labelled with its class in the store and in
+ * the WARC files. */
+static void
+test_classes (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) harvester = harvester_new (demo, options);
+  g_autoptr(GHashTable) expected = class_reachable (demo);
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) requested = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *requests;
+  WarcContents warc = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+  guint labelled = 0, link_labels = 0;
+  double accuracy;
+
+  g_assert_cmpint (run_harvest (harvester, 0), ==, CG_CRAWL_END_DONE);
+  pages = harvested_pages (demo, cg_harvester_get_crawl_id (harvester));
+
+  /* The class links reach most of the site, but not all of it: pages
+   * only the search box or pagination the model did not learn lead to
+   * stay out. */
+  g_assert_cmpuint (g_hash_table_size (expected), >, 400);
+  g_assert_cmpuint (g_hash_table_size (expected), <, cg_demo_site_get_n_pages (cg_demo_server_get_site (demo->server)));
+
+  /* Every page they reach was harvested, once, and nothing else. */
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      HarvestedPage *page = g_hash_table_lookup (pages, key);
+
+      if (page == NULL)
+        {
+          demo_free (g_steal_pointer (&demo));
+          g_error ("%s, reached by class links, was not harvested", (char *) key);
+        }
+      g_assert_cmpuint (page->n_fetches, ==, 1);
+    }
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((HarvestedPage *) value)->status == 200 && !g_hash_table_contains (expected, key))
+      g_error ("%s was harvested, but no class link reaches it", (char *) key);
+
+  /* The server saw each of those pages once and, besides them, only
+   * their requisites and robots.txt. */
+  requests = cg_demo_server_get_requests (demo->server);
+  for (guint i = 0; i < requests->len; i++)
+    {
+      const char *request = g_ptr_array_index (requests, i);
+      g_autofree char *url = g_strconcat (demo->origin, request + 4, NULL);
+
+      if (is_requisite (request))
+        continue;
+      if (!g_hash_table_add (requested, (gpointer) request))
+        g_error ("%s was asked for twice", request);
+      if (!g_hash_table_contains (expected, url) && !g_hash_table_contains (pages, url))
+        g_error ("the harvest asked for %s, which no class link reaches", request);
+    }
+
+  /* Labels: the truth class nearly always, mostly from the class link
+   * that found the page. */
+  accuracy = label_accuracy (demo, pages, &labelled);
+  g_test_message ("%u pages labelled, %.4f right", labelled, accuracy);
+  g_assert_cmpuint (labelled, ==, g_hash_table_size (expected));
+  g_assert_cmpfloat (accuracy, >=, 0.99);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    link_labels += g_strcmp0 (((HarvestedPage *) value)->method, "link") == 0;
+  g_assert_cmpuint (link_labels, >, labelled * 9 / 10);
+
+  /* Each page's metadata record in the WARC file carries the same class. */
+  read_warcs (demo, cg_harvester_get_crawl_id (harvester), &warc);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      HarvestedPage *page = value;
+      const char *recorded = g_hash_table_lookup (warc.page_class, key);
+
+      if (page->status != 200)
+        continue;
+      g_assert_nonnull (recorded);
+      g_assert_cmpstr (recorded, ==, page->class_name != NULL ? page->class_name : CG_HARVEST_UNCLASSIFIED);
+      g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (warc.responses, key)), ==, 1);
+    }
+  warc_contents_clear (&warc);
+
+  /* The counts per class add up to the pages. */
+  {
+    g_auto(GStrv) classes = cg_harvester_list_classes (harvester);
+    guint total = 0;
+
+    for (guint i = 0; classes[i] != NULL; i++)
+      {
+        guint n = 0;
+
+        cg_harvester_get_class_counts (harvester, classes[i], &n, NULL);
+        total += n;
+      }
+    g_assert_cmpuint (total, ==, labelled);
+  }
+}
+
+/* A wait per class on top of politeness: pages of one class are handed
+ * out at least that far apart, so a harvest of a few classes takes at
+ * least (pages of its largest class − 1) waits. The timing itself is
+ * not asserted; the order is: the entry page's class comes first. */
+static void
+test_class_wait (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) expected = class_reachable (demo);
+  GPtrArray *requests;
+
+  options->class_wait_ms = 1;
+  options->crawl->max_pages = 60;
+  options->crawl->requisites = FALSE;
+  harvester = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest (harvester, 0), ==, CG_CRAWL_END_LIMIT);
+  pages = harvested_pages (demo, cg_harvester_get_crawl_id (harvester));
+  g_assert_cmpuint (g_hash_table_size (pages), >=, 60);
+  requests = cg_demo_server_get_requests (demo->server);
+  g_assert_cmpstr (g_ptr_array_index (requests, 0), ==, "GET /robots.txt");
+  g_assert_cmpstr (g_ptr_array_index (requests, 1), ==, "GET /");
+  /* Shallow classes first: everything harvested is reachable, and the
+   * limit stopped it before the deepest pages. */
+  for (guint i = 0; i < requests->len; i++)
+    {
+      const char *request = g_ptr_array_index (requests, i);
+      g_autofree char *url = g_strconcat (demo->origin, request + 4, NULL);
+
+      if (!is_requisite (request))
+        g_assert_true (g_hash_table_contains (expected, url) || g_hash_table_contains (pages, url));
+    }
+}
+
+/* Seed 004's online phase: the selected patterns run from the entry
+ * page reach what they reach on the site, computed here with the same
+ * patterns over pages fetched without a network, and nothing else. */
+static void
+test_patterns (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_PATTERNS);
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GQueue) queue = g_queue_new ();
+  GPtrArray *patterns = cg_site_model_get_patterns (demo->model);
+  GHashTableIter iter;
+  gpointer key, value;
+  guint labelled = 0;
+
+  g_assert_cmpuint (patterns->len, >, 0);
+  options->crawl->requisites = FALSE;
+  harvester = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest (harvester, 0), ==, CG_CRAWL_END_DONE);
+  pages = harvested_pages (demo, cg_harvester_get_crawl_id (harvester));
+
+  /* Breadth-first over (URL, pattern, step), as seed 004 runs a pattern. */
+  for (guint p = 0; p < patterns->len; p++)
+    {
+      g_queue_push_tail (queue, g_strdup (demo->base));
+      g_queue_push_tail (queue, GUINT_TO_POINTER (p));
+      g_queue_push_tail (queue, GINT_TO_POINTER (-1));
+    }
+  while (!g_queue_is_empty (queue))
+    {
+      g_autofree char *url = g_queue_pop_head (queue);
+      guint p = GPOINTER_TO_UINT (g_queue_pop_head (queue));
+      int step = GPOINTER_TO_INT (g_queue_pop_head (queue));
+      g_autoptr(CgNavExpression) expression = NULL;
+      g_autoptr(GPtrArray) links = NULL;
+      g_autoptr(GPtrArray) follows = NULL;
+      g_autofree char *final = NULL;
+      g_autofree char *state = g_strdup_printf ("%u %d %s", p, step, url);
+      htmlDocPtr doc;
+
+      if (!g_hash_table_add (seen, g_steal_pointer (&state)))
+        continue;
+      doc = demo_fetch (demo, url, &final);
+      if (doc == NULL)
+        continue;
+      g_hash_table_add (expected, g_strdup (final));
+      expression = cg_nav_expression_new_from_string (((CgNavPattern *) g_ptr_array_index (patterns, p))->pattern, NULL);
+      links = cg_nav_links_for_document (doc, final, CG_LINK_LABEL_DEFAULT_ATTRIBUTES, NULL);
+      follows = cg_nav_expression_follow (expression, step, links);
+      for (guint f = 0; f < follows->len; f++)
+        {
+          CgNavFollow *follow = g_ptr_array_index (follows, f);
+
+          g_queue_push_tail (queue, g_strdup (follow->url));
+          g_queue_push_tail (queue, GUINT_TO_POINTER (p));
+          g_queue_push_tail (queue, GINT_TO_POINTER ((int) follow->step));
+        }
+      xmlFreeDoc (doc);
+    }
+
+  g_assert_cmpuint (g_hash_table_size (expected), >, 10);
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (pages, key))
+      g_error ("%s, reached by the patterns, was not harvested", (char *) key);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      if (((HarvestedPage *) value)->status == 200 && !g_hash_table_contains (expected, key))
+        g_error ("%s was harvested, but no pattern reaches it", (char *) key);
+      g_assert_cmpuint (((HarvestedPage *) value)->n_fetches, ==, 1);
+    }
+  /* Pages a pattern reached are labelled by the classifier, or by the
+   * class links of the pages that led to them. */
+  g_assert_cmpfloat (label_accuracy (demo, pages, &labelled), >=, 0.99);
+}
+
+/* Seed 001: from one book page, every book page and no other page of the
+ * site is harvested as a page like it. The mapping is kept below the
+ * site's size, so that some books can only be found by the navigation
+ * pattern it generates. */
+static void
+test_like (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_LIKE);
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(GHashTable) pages = NULL;
+  CgDemoSite *site = cg_demo_server_get_site (demo->server);
+  const char *sample = NULL;
+  const char *sample_class = NULL;
+  guint n_books = cg_demo_site_count_class (site, CG_DEMO_CLASS_BOOK);
+  guint found = 0, wrong = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  /* A book page that is not among the model's samples. */
+  for (guint i = cg_demo_site_get_n_pages (site); i-- > 0 && sample == NULL;)
+    {
+      JsonObject *page = cg_demo_site_get_page (site, i);
+
+      if (g_str_equal (json_object_get_string_member (page, "class"), CG_DEMO_CLASS_BOOK))
+        sample = json_object_get_string_member (page, "path");
+    }
+  g_assert_nonnull (sample);
+  options->like_url = g_strconcat (demo->origin, sample, NULL);
+  options->like_map_pages = 450;
+  options->crawl->requisites = FALSE;
+  harvester = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest (harvester, 0), ==, CG_CRAWL_END_DONE);
+  pages = harvested_pages (demo, cg_harvester_get_crawl_id (harvester));
+
+  sample_class = ((HarvestedPage *) g_hash_table_lookup (pages, options->like_url))->class_name;
+  g_assert_nonnull (sample_class);
+  g_assert_cmpstr (g_hash_table_lookup (demo->class_truth, sample_class), ==, CG_DEMO_CLASS_BOOK);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      HarvestedPage *page = value;
+
+      if (g_strcmp0 (page->class_name, sample_class) != 0)
+        continue;
+      if (g_strcmp0 (truth_class (demo, key), CG_DEMO_CLASS_BOOK) == 0)
+        found++;
+      else
+        wrong++;
+    }
+  g_test_message ("like: %u of %u books, %u other pages, %u targets, %u pages",
+                  found, n_books, wrong, cg_harvester_get_n_targets (harvester), g_hash_table_size (pages));
+  /* Precision 100 %, recall at least 99 %. */
+  g_assert_cmpuint (wrong, ==, 0);
+  g_assert_cmpuint (found * 100, >=, n_books * 99);
+  g_assert_cmpuint (cg_harvester_get_n_targets (harvester), >=, found);
+  /* The mapping fetched at most its budget, with pages that are not
+   * books among them: the navigation pattern found the other books. */
+  g_assert_cmpuint (found, >, options->like_map_pages + 1);
+}
+
+/* A re-harvest asks with the validators of the earlier one, gets 304s,
+ * archives revisits, and reports no change; once pages change, it
+ * reports them changed in their class. */
+static void
+test_reharvest (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) first = harvester_new (demo, options);
+  g_autoptr(CgHarvester) second = NULL;
+  g_autoptr(CgHarvester) third = NULL;
+  g_autoptr(CgHarvestReport) report = NULL;
+  g_autoptr(GHashTable) first_pages = NULL;
+  g_autoptr(GHashTable) third_pages = NULL;
+  g_autoptr(GError) error = NULL;
+  CgHarvestClassChanges totals;
+  WarcContents warc = { 0 };
+  const char *changed[] = { NULL, NULL, NULL };
+  g_autofree char *book_class = NULL;
+  guint n_changed_books = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_assert_cmpint (run_harvest (first, 0), ==, CG_CRAWL_END_DONE);
+  first_pages = harvested_pages (demo, cg_harvester_get_crawl_id (first));
+  report = cg_harvester_get_report (first, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (report->previous_crawl_id, ==, 0);
+  cg_harvest_report_get_totals (report, &totals);
+  g_assert_cmpuint (totals.n_new, ==, report->n_pages);
+  g_assert_cmpuint (totals.n_changed + totals.n_unchanged + totals.n_gone, ==, 0);
+  g_clear_pointer (&report, cg_harvest_report_free);
+
+  /* Nothing changed. */
+  cg_demo_server_clear_requests (demo->server);
+  second = harvester_new (demo, options);
+  g_assert_cmpint (cg_harvester_get_previous_crawl_id (second), ==, cg_harvester_get_crawl_id (first));
+  g_assert_cmpint (run_harvest (second, 0), ==, CG_CRAWL_END_DONE);
+  g_assert_cmpuint (cg_demo_server_get_n_conditional (demo->server), >=, g_hash_table_size (first_pages));
+  g_assert_cmpuint (cg_demo_server_get_n_not_modified (demo->server), >=, g_hash_table_size (first_pages));
+  report = cg_harvester_get_report (second, &error);
+  g_assert_no_error (error);
+  cg_harvest_report_get_totals (report, &totals);
+  g_assert_cmpuint (report->n_pages, ==, g_hash_table_size (first_pages));
+  g_assert_cmpuint (totals.n_unchanged, ==, report->n_pages);
+  g_assert_cmpuint (totals.n_new + totals.n_changed + totals.n_gone, ==, 0);
+  g_assert_cmpuint (report->n_not_modified, >=, report->n_pages);
+  g_assert_cmpuint (report->n_revisits, ==, report->n_not_modified);
+  g_assert_cmpuint (report->n_conditional, >=, report->n_not_modified);
+  read_warcs (demo, cg_harvester_get_crawl_id (second), &warc);
+  g_assert_cmpuint (warc.not_modified, ==, report->n_not_modified);
+  /* The pages read from their earlier copies were labelled as before. */
+  g_assert_cmpuint (g_hash_table_size (warc.page_class), ==, report->n_pages);
+  warc_contents_clear (&warc);
+  g_clear_pointer (&report, cg_harvest_report_free);
+
+  /* Two books and a category page change. */
+  g_hash_table_iter_init (&iter, first_pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *truth = truth_class (demo, key);
+      const char *path = (const char *) key + strlen (demo->origin);
+
+      if (g_strcmp0 (truth, CG_DEMO_CLASS_BOOK) == 0 && changed[1] == NULL)
+        {
+          changed[changed[0] == NULL ? 0 : 1] = path;
+          if (book_class == NULL)
+            book_class = g_strdup (((HarvestedPage *) value)->class_name);
+        }
+      else if (g_strcmp0 (truth, CG_DEMO_CLASS_CATEGORY) == 0 && changed[2] == NULL && strchr (path, '?') == NULL)
+        changed[2] = path;
+    }
+  g_assert_nonnull (changed[0]);
+  g_assert_nonnull (changed[1]);
+  g_assert_nonnull (changed[2]);
+  for (guint i = 0; i < G_N_ELEMENTS (changed); i++)
+    cg_demo_site_set_revision (cg_demo_server_get_site (demo->server), changed[i], 1);
+
+  third = harvester_new (demo, options);
+  g_assert_cmpint (cg_harvester_get_previous_crawl_id (third), ==, cg_harvester_get_crawl_id (second));
+  g_assert_cmpint (run_harvest (third, 0), ==, CG_CRAWL_END_DONE);
+  report = cg_harvester_get_report (third, &error);
+  g_assert_no_error (error);
+  cg_harvest_report_get_totals (report, &totals);
+  g_assert_cmpuint (totals.n_changed, ==, 3);
+  g_assert_cmpuint (totals.n_new + totals.n_gone, ==, 0);
+  g_assert_cmpuint (totals.n_unchanged, ==, report->n_pages - 3);
+  for (guint i = 0; i < report->classes->len; i++)
+    {
+      CgHarvestClassChanges *changes = g_ptr_array_index (report->classes, i);
+
+      if (g_strcmp0 (changes->class_name, book_class) == 0)
+        n_changed_books = changes->n_changed;
+    }
+  g_assert_cmpuint (n_changed_books, ==, 2);
+  /* The JSON form says the same. */
+  {
+    g_autofree char *json = cg_harvest_report_to_json (report);
+    g_autoptr(JsonNode) node = json_from_string (json, &error);
+    JsonObject *total;
+
+    g_assert_no_error (error);
+    total = json_object_get_object_member (json_node_get_object (node), "total");
+    g_assert_cmpint (json_object_get_int_member (total, "changed"), ==, 3);
+    g_assert_cmpint (json_object_get_int_member (total, "unchanged"), ==, report->n_pages - 3);
+  }
+  third_pages = harvested_pages (demo, cg_harvester_get_crawl_id (third));
+  g_assert_cmpuint (g_hash_table_size (third_pages), ==, g_hash_table_size (first_pages));
+  for (guint i = 0; i < G_N_ELEMENTS (changed); i++)
+    cg_demo_site_set_revision (cg_demo_server_get_site (demo->server), changed[i], 0);
+}
+
+/* A harvest stopped midway and resumed ends with each page archived
+ * once, and with the same pages as a harvest that ran through. */
+static void
+test_resume (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) harvester = harvester_new (demo, options);
+  g_autoptr(CgHarvester) resumed = NULL;
+  g_autoptr(GHashTable) expected = class_reachable (demo);
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GError) error = NULL;
+  WarcContents warc = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+  gint64 crawl_id = cg_harvester_get_crawl_id (harvester);
+  guint labelled = 0;
+
+  g_assert_cmpint (run_harvest (harvester, 150), ==, CG_CRAWL_END_STOPPED);
+  pages = harvested_pages (demo, crawl_id);
+  g_assert_cmpuint (g_hash_table_size (pages), <, g_hash_table_size (expected));
+  g_clear_pointer (&pages, g_hash_table_unref);
+  g_clear_object (&harvester);
+
+  g_assert_cmpint (cg_harvester_find_resumable (demo->project, &error), ==, crawl_id);
+  g_assert_no_error (error);
+  resumed = cg_harvester_new_for_crawl (demo->project, crawl_id, &error);
+  g_assert_no_error (error);
+  /* What the first run harvested is counted again from the archive. */
+  {
+    g_auto(GStrv) classes = cg_harvester_list_classes (resumed);
+
+    g_assert_cmpuint (g_strv_length (classes), >, 0);
+  }
+  g_assert_cmpint (run_harvest (resumed, 0), ==, CG_CRAWL_END_DONE);
+  g_assert_cmpint (cg_harvester_get_crawl_id (resumed), ==, crawl_id);
+
+  pages = harvested_pages (demo, crawl_id);
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (pages, key))
+      g_error ("%s, reached by class links, was not harvested after the resume", (char *) key);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_assert_cmpuint (((HarvestedPage *) value)->n_fetches, ==, 1);
+      if (((HarvestedPage *) value)->status == 200)
+        g_assert_true (g_hash_table_contains (expected, key));
+    }
+  g_assert_cmpfloat (label_accuracy (demo, pages, &labelled), >=, 0.99);
+
+  read_warcs (demo, crawl_id, &warc);
+  g_hash_table_iter_init (&iter, warc.responses);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (GPOINTER_TO_UINT (value) != 1)
+      g_error ("%s is archived %u times", (char *) key, GPOINTER_TO_UINT (value));
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((HarvestedPage *) value)->status == 200)
+      g_assert_nonnull (g_hash_table_lookup (warc.page_class, key));
+  warc_contents_clear (&warc);
+
+  /* Nothing is left to resume. */
+  g_assert_cmpint (cg_harvester_find_resumable (demo->project, &error), ==, 0);
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+}
+
+/* Seed 001's Group on a map made by hand: list pages and their next
+ * pages become one repeating node, the items under them one node. */
+static void
+test_target_map (void)
+{
+  g_autoptr(CgTargetMap) map = cg_target_map_new ("http://shop.test/");
+  g_autoptr(CgUrlNavNode) nav = NULL;
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) reached = NULL;
+  g_autoptr(GError) error = NULL;
+  CgUrlNavNode *list = NULL;
+
+  g_assert_null (cg_target_map_generate (map, &error));
+  g_assert_error (error, CG_TARGET_MAP_ERROR, CG_TARGET_MAP_ERROR_NO_TARGET);
+  g_clear_error (&error);
+
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/list/a", "http://shop.test/", FALSE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/list/b", "http://shop.test/", FALSE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/about", "http://shop.test/", FALSE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/item/1", "http://shop.test/list/a", TRUE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/item/2", "http://shop.test/list/a", TRUE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/list/a2", "http://shop.test/list/a", FALSE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/item/3", "http://shop.test/list/a2", TRUE, &error));
+  g_assert_true (cg_target_map_add_page (map, "http://shop.test/item/4", "http://shop.test/list/b", TRUE, &error));
+  g_assert_no_error (error);
+  /* Bad input: a page twice, an unknown parent, no URL. */
+  g_assert_false (cg_target_map_add_page (map, "http://shop.test/item/4", "http://shop.test/", TRUE, &error));
+  g_assert_error (error, CG_TARGET_MAP_ERROR, CG_TARGET_MAP_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (cg_target_map_add_page (map, "http://shop.test/x", "http://shop.test/nowhere", TRUE, &error));
+  g_assert_error (error, CG_TARGET_MAP_ERROR, CG_TARGET_MAP_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (cg_target_map_add_page (map, "", "http://shop.test/", TRUE, &error));
+  g_assert_error (error, CG_TARGET_MAP_ERROR, CG_TARGET_MAP_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (cg_target_map_get_n_targets (map), ==, 4);
+
+  nav = cg_target_map_generate (map, &error);
+  g_assert_no_error (error);
+  /* The entry, one list node (the next page folded in, so it repeats)
+   * and one item node under it; the about page led to no target. */
+  nodes = cg_url_nav_node_flatten (nav);
+  g_assert_cmpuint (nodes->len, ==, 3);
+  g_assert_cmpuint (nav->children->len, ==, 1);
+  list = g_ptr_array_index (nav->children, 0);
+  g_assert_true (list->repeats);
+  g_assert_cmpuint (list->children->len, ==, 1);
+  g_assert_cmpuint (((CgUrlNavNode *) g_ptr_array_index (list->children, 0))->n_targets, ==, 4);
+  reached = cg_url_nav_node_follow (nav, "http://shop.test/list/zz");
+  g_assert_cmpuint (reached->len, ==, 1);
+  g_clear_pointer (&reached, g_ptr_array_unref);
+  reached = cg_url_nav_node_follow (nav, "http://shop.test/about");
+  g_assert_cmpuint (reached->len, ==, 0);
+  g_clear_pointer (&reached, g_ptr_array_unref);
+  reached = cg_url_nav_node_follow (list, "http://shop.test/item/77");
+  g_assert_cmpuint (reached->len, ==, 1);
+}
+
+/* Bad options, models and states get errors that say what is wrong. */
+static void
+test_bad_input (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_LIKE);
+  g_autoptr(CgHarvestOptions) parsed = NULL;
+  g_autoptr(CgSiteModel) unsaved = cg_site_model_new (demo->base);
+  g_autoptr(CgSiteModel) broken = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *state_dir = g_build_filename (demo->dir, "harvests", NULL);
+  g_autofree char *state = g_build_filename (state_dir, "crawl-1.json", NULL);
+  gint64 explore_id = cg_site_model_get_crawl_id (demo->model);
+
+  /* A harvest by example needs its sample. */
+  g_assert_null (cg_harvester_new (demo->project, demo->model, options, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_clear_error (&error);
+  options->like_url = g_strdup ("ftp://127.0.0.1/x");
+  g_assert_false (cg_harvest_options_validate (options, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "ftp://127.0.0.1/x"));
+  g_clear_error (&error);
+  g_free (options->like_url);
+  options->like_url = g_strconcat (demo->base, "book/x", NULL);
+  options->like_similarity = 1.5;
+  g_assert_false (cg_harvest_options_validate (options, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_clear_error (&error);
+  options->like_similarity = 0;
+  options->class_wait_ms = CG_HARVEST_MAX_CLASS_WAIT_MS + 1;
+  g_assert_false (cg_harvest_options_validate (options, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_clear_error (&error);
+  options->class_wait_ms = 0;
+  g_assert_true (cg_harvest_options_validate (options, &error));
+
+  /* Options go through JSON and back; bad JSON is refused. */
+  json = cg_harvest_options_to_json (options);
+  parsed = cg_harvest_options_from_json (json, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (parsed->strategy, ==, CG_HARVEST_STRATEGY_LIKE);
+  g_assert_cmpstr (parsed->like_url, ==, options->like_url);
+  g_assert_null (cg_harvest_options_from_json ("{\"strategy\": \"everything\"}", &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "everything"));
+  g_clear_error (&error);
+  g_assert_null (cg_harvest_options_from_json ("{\"class_wait_ms\": -4}", &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "class_wait_ms"));
+  g_clear_error (&error);
+  g_assert_null (cg_harvest_options_from_json ("[1, 2", &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* A model that is not saved, a model without patterns for a
+   * pattern-driven harvest. */
+  options->strategy = CG_HARVEST_STRATEGY_CLASSES;
+  g_assert_null (cg_harvester_new (demo->project, unsaved, options, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_MODEL);
+  g_clear_error (&error);
+  {
+    g_autofree char *model_json = cg_site_model_to_json (demo->model);
+    g_autoptr(JsonNode) node = json_from_string (model_json, &error);
+    g_autofree char *without = NULL;
+
+    g_assert_no_error (error);
+    json_object_remove_member (json_node_get_object (node), "patterns");
+    without = json_to_string (node, FALSE);
+    broken = cg_site_model_from_json (without, &error);
+    g_assert_no_error (error);
+  }
+  g_assert_true (cg_site_model_save (broken, cg_project_get_store (demo->project), &error));
+  g_assert_no_error (error);
+  options->strategy = CG_HARVEST_STRATEGY_PATTERNS;
+  g_assert_null (cg_harvester_new (demo->project, broken, options, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "no navigation patterns"));
+  g_clear_error (&error);
+
+  /* Nothing to resume, no such harvest, a crawl that is no harvest, a
+   * state that is not JSON. */
+  g_assert_cmpint (cg_harvester_find_resumable (demo->project, &error), ==, 0);
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_clear_error (&error);
+  g_assert_null (cg_harvester_new_for_crawl (demo->project, 4242, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_assert_nonnull (strstr (error->message, "4242"));
+  g_clear_error (&error);
+  g_assert_null (cg_harvester_new_for_crawl (demo->project, explore_id, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_clear_error (&error);
+  g_assert_cmpint (g_mkdir_with_parents (state_dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (state, "{\"options\": {\"strategy\": \"classes\"}, \"site\": 3", -1, NULL));
+  g_assert_null (cg_harvester_new_for_crawl (demo->project, 1, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_assert_nonnull (strstr (error->message, "is not a harvest"));
+  g_clear_error (&error);
+
+  /* A report of crawls the project does not have. */
+  g_assert_null (cg_harvest_report_compute (demo->project, 999, 0, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_clear_error (&error);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  learn_template ();
+
+  g_test_add_func ("/harvester/target-map", test_target_map);
+  g_test_add_func ("/harvester/bad-input", test_bad_input);
+  g_test_add_func ("/harvester/classes", test_classes);
+  g_test_add_func ("/harvester/class-wait", test_class_wait);
+  g_test_add_func ("/harvester/patterns", test_patterns);
+  g_test_add_func ("/harvester/like", test_like);
+  g_test_add_func ("/harvester/reharvest", test_reharvest);
+  g_test_add_func ("/harvester/resume", test_resume);
+
+  status = g_test_run ();
+  g_clear_object (&demo_server);
+  rm_rf (template_dir);
+  g_free (template_dir);
+  return status;
+}
