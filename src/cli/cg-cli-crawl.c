@@ -11,6 +11,7 @@
 #include <glib-unix.h>
 
 #include "cg-cli.h"
+#include "cg-cli-fetch-options.h"
 #include "cg-crawl-report.h"
 #include "cg-crawler.h"
 
@@ -139,18 +140,13 @@ cg_cli_crawl (int    argc,
   g_autofree char *max_body = NULL;
   g_autofree char *warc_size = NULL;
   g_autofree char *digest = NULL;
-  g_autofree char *user_agent = NULL;
-  g_autofree char *contact = NULL;
-  g_autofree char *bandwidth = NULL;
   g_autofree char *warc_prefix = NULL;
   g_auto(GStrv) includes = NULL;
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) surt_prefixes = NULL;
-  gboolean resume = FALSE, no_requisites = FALSE, ignore_robots = FALSE, cookies = FALSE;
-  gboolean no_politeness = FALSE, quiet = FALSE;
-  int max_depth = -1, per_host = 0, connections = 0, compression = -1, timeout = 0;
-  gint64 max_pages = 0, max_duration = 0;
-  double delay = -1, delay_factor = -1, max_delay = -1;
+  gboolean resume = FALSE, cookies = FALSE, quiet = FALSE;
+  int max_depth = -1, compression = -1;
+  g_auto(CgCliFetchOptions) fetch_options = CG_CLI_FETCH_OPTIONS_INIT;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgCrawlConfig) config = NULL;
@@ -168,22 +164,8 @@ cg_cli_crawl (int    argc,
     { "include", 0, 0, G_OPTION_ARG_STRING_ARRAY, &includes, N_("Follow only links matching this regular expression"), N_("REGEX") },
     { "exclude", 0, 0, G_OPTION_ARG_STRING_ARRAY, &excludes, N_("Never fetch URLs matching this regular expression"), N_("REGEX") },
     { "max-depth", 0, 0, G_OPTION_ARG_INT, &max_depth, N_("Links to follow from the seeds (default 20)"), N_("N") },
-    { "max-pages", 0, 0, G_OPTION_ARG_INT64, &max_pages, N_("Stop after this many HTML pages"), N_("N") },
     { "max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes, N_("Stop after receiving this much (e.g. 2G)"), N_("SIZE") },
-    { "max-duration", 0, 0, G_OPTION_ARG_INT64, &max_duration, N_("Stop after this many seconds"), N_("SECONDS") },
-    { "no-requisites", 0, 0, G_OPTION_ARG_NONE, &no_requisites, N_("Do not fetch the CSS, scripts and images pages need"), NULL },
-    { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
     { "cookies", 0, 0, G_OPTION_ARG_NONE, &cookies, N_("Keep and send cookies during the crawl"), NULL },
-    { "user-agent", 0, 0, G_OPTION_ARG_STRING, &user_agent, N_("The whole User-Agent header"), N_("TEXT") },
-    { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
-    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
-    { "delay-factor", 0, 0, G_OPTION_ARG_DOUBLE, &delay_factor, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
-    { "max-delay", 0, 0, G_OPTION_ARG_DOUBLE, &max_delay, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
-    { "per-host", 0, 0, G_OPTION_ARG_INT, &per_host, N_("Requests to one host at once (default 1)"), N_("N") },
-    { "connections", 0, 0, G_OPTION_ARG_INT, &connections, N_("Open connections at most (default 8)"), N_("N") },
-    { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &no_politeness, N_("No delays, all connections on one host: only for your own servers"), NULL },
-    { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &bandwidth, N_("Bandwidth caps by time, e.g. “mon-fri 08:00-19:00 = 200K; * = 1M”"), N_("SCHEDULE") },
-    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Longest time for one fetch"), N_("SECONDS") },
     { "max-body-size", 0, 0, G_OPTION_ARG_STRING, &max_body, N_("Cut responses longer than this (default 64M)"), N_("SIZE") },
     { "warc-prefix", 0, 0, G_OPTION_ARG_STRING, &warc_prefix, N_("The start of the WARC file names"), N_("NAME") },
     { "warc-size", 0, 0, G_OPTION_ARG_STRING, &warc_size, N_("Start a new WARC file past this size (default 1G)"), N_("SIZE") },
@@ -196,6 +178,7 @@ cg_cli_crawl (int    argc,
   context = g_option_context_new (_("[URL…]"));
   g_option_context_set_summary (context, _("Archive a site in WARC: a polite, resumable crawl."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_fetch_options_add (&fetch_options, context);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 
@@ -232,13 +215,14 @@ cg_cli_crawl (int    argc,
         }
       if (max_depth >= 0)
         config->max_depth = (guint) max_depth;
-      if (max_pages < 0 || max_duration < 0 || max_depth < -1 || per_host < 0 || connections < 0 || timeout < 0)
+      if (max_depth < -1)
         {
           cg_cli_print_error (_("limits and counts cannot be negative"));
           return CG_CLI_EXIT_USAGE;
         }
-      config->max_pages = (guint64) max_pages;
-      config->max_duration = (guint64) max_duration;
+      if (!cg_cli_fetch_options_check (&fetch_options))
+        return CG_CLI_EXIT_USAGE;
+      cg_cli_fetch_options_apply (&fetch_options, config);
       if (max_bytes != NULL && !parse_size (max_bytes, &config->max_bytes))
         {
           cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), max_bytes);
@@ -266,39 +250,12 @@ cg_cli_crawl (int    argc,
               return CG_CLI_EXIT_USAGE;
             }
         }
-      config->requisites = !no_requisites;
-      config->obey_robots = !ignore_robots;
       config->cookies = cookies;
-      if (user_agent != NULL)
-        config->user_agent = g_steal_pointer (&user_agent);
-      if (contact != NULL)
-        config->contact = g_steal_pointer (&contact);
-      if (bandwidth != NULL)
-        {
-          g_free (config->bandwidth);
-          config->bandwidth = g_steal_pointer (&bandwidth);
-        }
       if (warc_prefix != NULL)
         {
           g_free (config->warc_prefix);
           config->warc_prefix = g_steal_pointer (&warc_prefix);
         }
-      if (connections > 0)
-        config->max_connections = (guint) connections;
-      if (no_politeness)
-        cg_crawl_config_disable_politeness (config);
-      if (delay >= 0)
-        config->min_delay = delay;
-      if (delay_factor >= 0)
-        config->delay_factor = delay_factor;
-      if (max_delay >= 0)
-        config->max_delay = max_delay;
-      else if (config->max_delay < config->min_delay)
-        config->max_delay = config->min_delay;
-      if (per_host > 0)
-        config->max_per_host = (guint) per_host;
-      if (timeout > 0)
-        config->timeout = (guint) timeout;
       if (compression >= 0)
         config->compression_level = compression;
 

@@ -11,6 +11,7 @@
 #include <glib-unix.h>
 
 #include "cg-cli.h"
+#include "cg-cli-fetch-options.h"
 #include "cg-harvester.h"
 
 /* Without a terminal, progress is one plain line this often. */
@@ -256,14 +257,10 @@ cg_cli_harvest (int    argc,
   g_autofree char *site = NULL;
   g_autofree char *strategy = NULL;
   g_autofree char *like = NULL;
-  g_autofree char *user_agent = NULL;
-  g_autofree char *contact = NULL;
-  g_autofree char *bandwidth = NULL;
-  gboolean resume = FALSE, everything = FALSE, no_requisites = FALSE, ignore_robots = FALSE;
-  gboolean no_politeness = FALSE, no_conditional = FALSE, quiet = FALSE, json = FALSE;
-  int version = 0, class_wait = 0, per_host = 0, connections = 0, timeout = 0, max_repeats = 0, like_pages = 0;
-  gint64 max_pages = 0, max_duration = 0;
-  double delay = -1, delay_factor = -1, max_delay = -1, like_similarity = 0;
+  gboolean resume = FALSE, everything = FALSE, no_conditional = FALSE, quiet = FALSE, json = FALSE;
+  int version = 0, class_wait = 0, max_repeats = 0, like_pages = 0;
+  double like_similarity = 0;
+  g_auto(CgCliFetchOptions) fetch_options = CG_CLI_FETCH_OPTIONS_INIT;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgSiteModel) model = NULL;
@@ -287,20 +284,6 @@ cg_cli_harvest (int    argc,
     { "max-repeats", 0, 0, G_OPTION_ARG_INT, &max_repeats, N_("Rounds of a repeated pattern step at most (default 1000)"), N_("N") },
     { "like-pages", 0, 0, G_OPTION_ARG_INT, &like_pages, N_("Pages mapped to learn a harvest by example (default 3000)"), N_("N") },
     { "like-similarity", 0, 0, G_OPTION_ARG_DOUBLE, &like_similarity, N_("How like the sample a page must be, 0 to 1 (default 0.8)"), N_("S") },
-    { "max-pages", 0, 0, G_OPTION_ARG_INT64, &max_pages, N_("Stop after this many HTML pages"), N_("N") },
-    { "max-duration", 0, 0, G_OPTION_ARG_INT64, &max_duration, N_("Stop after this many seconds"), N_("SECONDS") },
-    { "no-requisites", 0, 0, G_OPTION_ARG_NONE, &no_requisites, N_("Do not fetch the CSS, scripts and images pages need"), NULL },
-    { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
-    { "user-agent", 0, 0, G_OPTION_ARG_STRING, &user_agent, N_("The whole User-Agent header"), N_("TEXT") },
-    { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
-    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
-    { "delay-factor", 0, 0, G_OPTION_ARG_DOUBLE, &delay_factor, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
-    { "max-delay", 0, 0, G_OPTION_ARG_DOUBLE, &max_delay, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
-    { "per-host", 0, 0, G_OPTION_ARG_INT, &per_host, N_("Requests to one host at once (default 1)"), N_("N") },
-    { "connections", 0, 0, G_OPTION_ARG_INT, &connections, N_("Open connections at most (default 8)"), N_("N") },
-    { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &no_politeness, N_("No delays, all connections on one host: only for your own servers"), NULL },
-    { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &bandwidth, N_("Bandwidth caps by time, e.g. “mon-fri 08:00-19:00 = 200K; * = 1M”"), N_("SCHEDULE") },
-    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Longest time for one fetch"), N_("SECONDS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the report of changes as JSON"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
     { NULL }
@@ -311,6 +294,7 @@ cg_cli_harvest (int    argc,
                                            "patterns, or every page like a sample page. A harvest after an earlier "
                                            "one asks only for what changed and reports the changes per class."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_fetch_options_add (&fetch_options, context);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 
@@ -324,12 +308,13 @@ cg_cli_harvest (int    argc,
       cg_cli_print_error (_("harvest takes no URL: it starts from the model’s site (use --like URL for a sample page)"));
       return CG_CLI_EXIT_USAGE;
     }
-  if (version < 0 || class_wait < 0 || per_host < 0 || connections < 0 || timeout < 0 || max_repeats < 0 ||
-      like_pages < 0 || max_pages < 0 || max_duration < 0)
+  if (version < 0 || class_wait < 0 || max_repeats < 0 || like_pages < 0)
     {
       cg_cli_print_error (_("limits and counts cannot be negative"));
       return CG_CLI_EXIT_USAGE;
     }
+  if (!cg_cli_fetch_options_check (&fetch_options))
+    return CG_CLI_EXIT_USAGE;
   if (resume && (strategy != NULL || like != NULL || version > 0 || site != NULL))
     {
       cg_cli_print_error (_("--resume continues the harvest as it was started: give no strategy, sample or model"));
@@ -377,35 +362,7 @@ cg_cli_harvest (int    argc,
       options->like_map_pages = (guint) like_pages;
       options->like_similarity = like_similarity;
 
-      options->crawl->max_pages = (guint64) max_pages;
-      options->crawl->max_duration = (guint64) max_duration;
-      options->crawl->requisites = !no_requisites;
-      options->crawl->obey_robots = !ignore_robots;
-      if (user_agent != NULL)
-        options->crawl->user_agent = g_steal_pointer (&user_agent);
-      if (contact != NULL)
-        options->crawl->contact = g_steal_pointer (&contact);
-      if (bandwidth != NULL)
-        {
-          g_free (options->crawl->bandwidth);
-          options->crawl->bandwidth = g_steal_pointer (&bandwidth);
-        }
-      if (connections > 0)
-        options->crawl->max_connections = (guint) connections;
-      if (no_politeness)
-        cg_crawl_config_disable_politeness (options->crawl);
-      if (delay >= 0)
-        options->crawl->min_delay = delay;
-      if (delay_factor >= 0)
-        options->crawl->delay_factor = delay_factor;
-      if (max_delay >= 0)
-        options->crawl->max_delay = max_delay;
-      else if (options->crawl->max_delay < options->crawl->min_delay)
-        options->crawl->max_delay = options->crawl->min_delay;
-      if (per_host > 0)
-        options->crawl->max_per_host = (guint) per_host;
-      if (timeout > 0)
-        options->crawl->timeout = (guint) timeout;
+      cg_cli_fetch_options_apply (&fetch_options, options->crawl);
       if (!cg_harvest_options_validate (options, &error))
         {
           cg_cli_print_error ("%s", error->message);

@@ -1,0 +1,99 @@
+/* cg-cli-fetch-options.c: the command-line options every crawling
+ * subcommand shares (limits, robots.txt, identity and politeness).
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cg-cli.h"
+#include "cg-cli-fetch-options.h"
+
+void
+cg_cli_fetch_options_clear (CgCliFetchOptions *self)
+{
+  g_clear_pointer (&self->user_agent, g_free);
+  g_clear_pointer (&self->contact, g_free);
+  g_clear_pointer (&self->bandwidth, g_free);
+}
+
+void
+cg_cli_fetch_options_add (CgCliFetchOptions *self,
+                          GOptionContext    *context)
+{
+  const GOptionEntry entries[] = {
+    { "max-pages", 0, 0, G_OPTION_ARG_INT64, &self->max_pages, N_("Stop after this many HTML pages"), N_("N") },
+    { "max-duration", 0, 0, G_OPTION_ARG_INT64, &self->max_duration, N_("Stop after this many seconds"), N_("SECONDS") },
+    { "no-requisites", 0, 0, G_OPTION_ARG_NONE, &self->no_requisites, N_("Do not fetch the CSS, scripts and images pages need"), NULL },
+    { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &self->ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
+    { "user-agent", 0, 0, G_OPTION_ARG_STRING, &self->user_agent, N_("The whole User-Agent header"), N_("TEXT") },
+    { "contact", 0, 0, G_OPTION_ARG_STRING, &self->contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
+    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &self->delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
+    { "delay-factor", 0, 0, G_OPTION_ARG_DOUBLE, &self->delay_factor, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
+    { "max-delay", 0, 0, G_OPTION_ARG_DOUBLE, &self->max_delay, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
+    { "per-host", 0, 0, G_OPTION_ARG_INT, &self->per_host, N_("Requests to one host at once (default 1)"), N_("N") },
+    { "connections", 0, 0, G_OPTION_ARG_INT, &self->connections, N_("Open connections at most (default 8)"), N_("N") },
+    { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &self->no_politeness, N_("No delays, all connections on one host: only for your own servers"), NULL },
+    { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &self->bandwidth, N_("Bandwidth caps by time, e.g. “mon-fri 08:00-19:00 = 200K; * = 1M”"), N_("SCHEDULE") },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &self->timeout, N_("Longest time for one fetch"), N_("SECONDS") },
+    { NULL }
+  };
+
+  /* GOption copies the entries, so the array may live on the stack. */
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+gboolean
+cg_cli_fetch_options_check (const CgCliFetchOptions *self)
+{
+  if (self->max_pages < 0 || self->max_duration < 0 || self->per_host < 0 ||
+      self->connections < 0 || self->timeout < 0)
+    {
+      cg_cli_print_error (_("limits and counts cannot be negative"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+cg_cli_fetch_options_apply (CgCliFetchOptions *self,
+                            CgCrawlConfig     *config)
+{
+  config->max_pages = (guint64) self->max_pages;
+  config->max_duration = (guint64) self->max_duration;
+  config->requisites = !self->no_requisites;
+  config->obey_robots = !self->ignore_robots;
+  if (self->user_agent != NULL)
+    {
+      g_free (config->user_agent);
+      config->user_agent = g_steal_pointer (&self->user_agent);
+    }
+  if (self->contact != NULL)
+    {
+      g_free (config->contact);
+      config->contact = g_steal_pointer (&self->contact);
+    }
+  if (self->bandwidth != NULL)
+    {
+      g_free (config->bandwidth);
+      config->bandwidth = g_steal_pointer (&self->bandwidth);
+    }
+  if (self->connections > 0)
+    config->max_connections = (guint) self->connections;
+  if (self->no_politeness)
+    cg_crawl_config_disable_politeness (config);
+  if (self->delay >= 0)
+    config->min_delay = self->delay;
+  if (self->delay_factor >= 0)
+    config->delay_factor = self->delay_factor;
+  if (self->max_delay >= 0)
+    config->max_delay = self->max_delay;
+  else if (config->max_delay < config->min_delay)
+    config->max_delay = config->min_delay;
+  if (self->per_host > 0)
+    config->max_per_host = (guint) self->per_host;
+  if (self->timeout > 0)
+    config->timeout = (guint) self->timeout;
+}
