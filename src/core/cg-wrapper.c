@@ -13,6 +13,7 @@
 
 #include "cg-clustvx.h"
 #include "cg-dom-path.h"
+#include "cg-url.h"
 #include "cg-wrapper.h"
 
 G_DEFINE_QUARK (cg-wrapper-error-quark, cg_wrapper_error)
@@ -842,7 +843,7 @@ resolve_url (const char *base,
     return NULL;
   if (base == NULL)
     return g_steal_pointer (&trimmed);
-  resolved = g_uri_resolve_relative (base, trimmed, G_URI_FLAGS_ENCODED, NULL);
+  resolved = cg_url_resolve_reference (base, trimmed, NULL);
   return resolved != NULL ? resolved : g_steal_pointer (&trimmed);
 }
 
