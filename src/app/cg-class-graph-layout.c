@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <glib/gi18n.h>
 #include <graphviz/gvc.h>
 
@@ -34,6 +35,7 @@ struct _CgClassGraphLayout
   graphene_rect_t  bounds;
   guint            n_omitted_classes;
   guint            n_omitted_links;
+  guint            n_bundled_links;
   gboolean         computed;
 };
 
@@ -61,6 +63,7 @@ edge_clear (gpointer data)
   CgClassGraphEdge *edge = data;
 
   g_free (edge->points);
+  g_free (edge->xpath);
 }
 
 void
@@ -86,6 +89,7 @@ add_node (CgClassGraphLayout    *self,
     .url_pattern = g_strdup (klass->url_pattern),
     .n_pages = klass->n_pages,
     .entry = entry,
+    .depth = klass->depth,
     .state = state,
   };
 
@@ -118,6 +122,7 @@ add_edge (CgClassGraphLayout    *self,
     .type = link->type,
     .state = state,
     .n_links = link->n_links,
+    .n_bundled = 1,
   };
 
   if (s < 0 || t < 0 || self->edges->len >= CG_CLASS_GRAPH_MAX_LINKS)
@@ -127,6 +132,7 @@ add_edge (CgClassGraphLayout    *self,
     }
   edge.source = s;
   edge.target = t;
+  edge.xpath = g_strdup (link->xpath);
   g_array_append_val (self->edges, edge);
   return TRUE;
 }
@@ -348,6 +354,203 @@ cg_class_graph_layout_new (CgSiteModel *model,
         }
     }
   return self;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bundling                                                            */
+
+/* How near the entry class a node is, for choosing the one source a
+ * site-wide menu is drawn from: the entry first, then by depth, unknown
+ * depths last. */
+static guint
+source_rank (const CgClassGraphNode *node)
+{
+  if (node->entry)
+    return 0;
+  return node->depth < 0 ? G_MAXUINT : (guint) node->depth + 1;
+}
+
+/* Which edge of @group (indices into the edges) stands for the menu: the
+ * one from the class nearest the entry, not a loop if it can help it. */
+static guint
+choose_menu_edge (CgClassGraphLayout *self,
+                  GArray             *group)
+{
+  guint best = g_array_index (group, guint, 0);
+
+  for (guint i = 1; i < group->len; i++)
+    {
+      guint index = g_array_index (group, guint, i);
+      const CgClassGraphEdge *edge = &g_array_index (self->edges, CgClassGraphEdge, index);
+      const CgClassGraphEdge *current = &g_array_index (self->edges, CgClassGraphEdge, best);
+      gboolean loop = edge->source == edge->target;
+      gboolean current_loop = current->source == current->target;
+      guint rank = source_rank (&g_array_index (self->nodes, CgClassGraphNode, edge->source));
+      guint current_rank = source_rank (&g_array_index (self->nodes, CgClassGraphNode, current->source));
+
+      if (loop != current_loop ? !loop : rank < current_rank)
+        best = index;
+    }
+  return best;
+}
+
+static guint
+count_sources (CgClassGraphLayout *self,
+               GArray             *group)
+{
+  g_autoptr(GHashTable) sources = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < group->len; i++)
+    {
+      const CgClassGraphEdge *edge = &g_array_index (self->edges, CgClassGraphEdge, g_array_index (group, guint, i));
+
+      g_hash_table_add (sources, GUINT_TO_POINTER (edge->source));
+    }
+  return g_hash_table_size (sources);
+}
+
+/* Real models have their site's menus (a header's navigation, a footer's
+ * lists of links) on every page, so every class links to every menu
+ * entry's class, and a graph of a dozen classes gets dozens of edges that
+ * all say the same thing. The links of a menu are known by their place on
+ * the page: one XPath, one destination, from most classes. The model
+ * keeps them all; only the drawing folds them. */
+void
+cg_class_graph_layout_bundle_menus (CgClassGraphLayout *self)
+{
+  g_autoptr(GHashTable) groups = NULL;   /* key → GArray of edge indices */
+  g_autoptr(GHashTable) parallel = NULL; /* key → index of the edge kept + 1 */
+  g_autofree gboolean *drop = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  guint n_classes = 0, threshold;
+  GArray *kept;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->computed);
+
+  if (self->edges->len == 0)
+    return;
+  for (guint i = 0; i < self->nodes->len; i++)
+    if (g_array_index (self->nodes, CgClassGraphNode, i).state != CG_CLASS_GRAPH_NODE_REMOVED)
+      n_classes++;
+  threshold = MAX (CG_CLASS_GRAPH_MENU_MIN_CLASSES, (guint) ceil (n_classes * CG_CLASS_GRAPH_MENU_SHARE));
+  drop = g_new0 (gboolean, self->edges->len);
+
+  /* Links added or removed since a compared version are bundled among
+   * themselves, so that a new menu shows as one new edge. */
+  groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < self->edges->len; i++)
+    {
+      const CgClassGraphEdge *edge = &g_array_index (self->edges, CgClassGraphEdge, i);
+      char *key;
+      GArray *group;
+
+      if (edge->xpath == NULL)
+        continue;
+      key = g_strdup_printf ("%u %d %s", edge->target, edge->state, edge->xpath);
+      group = g_hash_table_lookup (groups, key);
+      if (group == NULL)
+        {
+          group = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_hash_table_insert (groups, key, group);
+        }
+      else
+        g_free (key);
+      g_array_append_val (group, i);
+    }
+
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GArray *group = value;
+      guint n_sources = count_sources (self, group);
+      guint chosen;
+      CgClassGraphEdge *menu;
+      CgClassGraphNode *target;
+
+      if (n_sources < threshold)
+        continue;
+      chosen = choose_menu_edge (self, group);
+      menu = &g_array_index (self->edges, CgClassGraphEdge, chosen);
+      menu->n_menu_classes = n_sources;
+      target = &g_array_index (self->nodes, CgClassGraphNode, menu->target);
+      target->n_menu_classes = MAX (target->n_menu_classes, n_sources);
+      /* A way back to the entry class (a logo, a Home entry, the first
+       * breadcrumb) is on every page of every site: drawn from any one
+       * class, it would say nothing the badge does not. */
+      if (target->entry)
+        {
+          for (guint i = 0; i < group->len; i++)
+            drop[g_array_index (group, guint, i)] = TRUE;
+          continue;
+        }
+      for (guint i = 0; i < group->len; i++)
+        {
+          guint index = g_array_index (group, guint, i);
+          const CgClassGraphEdge *edge = &g_array_index (self->edges, CgClassGraphEdge, index);
+
+          if (index == chosen)
+            continue;
+          menu->n_links += edge->n_links;
+          menu->n_bundled += edge->n_bundled;
+          drop[index] = TRUE;
+        }
+    }
+
+  /* What is left: links of one type between two classes, from different
+   * places of the page, are drawn as one edge. */
+  parallel = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < self->edges->len; i++)
+    {
+      CgClassGraphEdge *edge = &g_array_index (self->edges, CgClassGraphEdge, i);
+      g_autofree char *key = NULL;
+      guint first;
+
+      if (drop[i])
+        continue;
+      key = g_strdup_printf ("%u %u %d %d", edge->source, edge->target, edge->type, edge->state);
+      first = GPOINTER_TO_UINT (g_hash_table_lookup (parallel, key));
+      if (first == 0)
+        {
+          g_hash_table_insert (parallel, g_steal_pointer (&key), GUINT_TO_POINTER (i + 1));
+          continue;
+        }
+      {
+        CgClassGraphEdge *kept_edge = &g_array_index (self->edges, CgClassGraphEdge, first - 1);
+
+        kept_edge->n_links += edge->n_links;
+        kept_edge->n_bundled += edge->n_bundled;
+        kept_edge->n_menu_classes = MAX (kept_edge->n_menu_classes, edge->n_menu_classes);
+        drop[i] = TRUE;
+      }
+    }
+
+  kept = g_array_new (FALSE, TRUE, sizeof (CgClassGraphEdge));
+  g_array_set_clear_func (kept, edge_clear);
+  for (guint i = 0; i < self->edges->len; i++)
+    {
+      CgClassGraphEdge *edge = &g_array_index (self->edges, CgClassGraphEdge, i);
+
+      if (drop[i])
+        {
+          self->n_bundled_links++;
+          edge_clear (edge);
+        }
+      else
+        g_array_append_val (kept, *edge);
+    }
+  /* The kept edges' strings moved to the new array. */
+  g_array_set_clear_func (self->edges, NULL);
+  g_array_unref (self->edges);
+  self->edges = kept;
+}
+
+guint
+cg_class_graph_layout_get_n_bundled_links (const CgClassGraphLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_bundled_links;
 }
 
 /* The rank of every node: its distance in links from the entry class (or,

@@ -17,6 +17,12 @@ G_BEGIN_DECLS
 #define CG_CLASS_GRAPH_MAX_CLASSES 500
 #define CG_CLASS_GRAPH_MAX_LINKS   2000
 
+/* A site-wide menu, for cg_class_graph_layout_bundle_menus(): links found
+ * at one place of the page (one XPath) leading to one class, on pages of
+ * at least this share of the classes, and of at least this many. */
+#define CG_CLASS_GRAPH_MENU_SHARE        0.6
+#define CG_CLASS_GRAPH_MENU_MIN_CLASSES  3
+
 #define CG_CLASS_GRAPH_LAYOUT_ERROR (cg_class_graph_layout_error_quark ())
 
 typedef enum {
@@ -42,7 +48,11 @@ typedef struct {
   char                  *url_pattern;   /* NULL if unknown */
   guint                  n_pages;
   gboolean               entry;         /* the model's entry class */
+  int                    depth;         /* links from the entry class; -1 if unknown */
   CgClassGraphNodeState  state;
+  /* Bundled: the most classes a site-wide menu leading here is on; 0 if
+   * no bundled menu leads here. */
+  guint                  n_menu_classes;
   graphene_rect_t        box;
 } CgClassGraphNode;
 
@@ -52,6 +62,12 @@ typedef struct {
   CgClassLinkType        type;
   CgClassGraphNodeState  state;         /* NORMAL, ADDED or REMOVED */
   guint                  n_links;
+  char                  *xpath;         /* where the links are on the source's pages */
+  /* Bundled: the model's links this edge stands for (1 if only itself),
+   * and, for a site-wide menu drawn once, the classes it is on (0 for
+   * other edges). */
+  guint                  n_bundled;
+  guint                  n_menu_classes;
   /* A cubic Bézier spline: points[0], then three points per segment. */
   graphene_point_t      *points;
   guint                  n_points;
@@ -70,6 +86,15 @@ GQuark                   cg_class_graph_layout_error_quark (void);
 CgClassGraphLayout      *cg_class_graph_layout_new        (CgSiteModel         *model,
                                                            CgSiteModel         *previous);
 void                     cg_class_graph_layout_free       (CgClassGraphLayout  *self);
+
+/* Draws each site-wide menu once (see CG_CLASS_GRAPH_MENU_SHARE): from
+ * the entry class (or the class nearest it), its destination marked with
+ * the number of classes the menu is on; a menu's way back to the entry
+ * class itself is left to that mark. Several links of one type between
+ * two classes become one edge. Call it before computing. The links left
+ * out are counted by cg_class_graph_layout_get_n_bundled_links(). */
+void                     cg_class_graph_layout_bundle_menus (CgClassGraphLayout *self);
+guint                    cg_class_graph_layout_get_n_bundled_links (const CgClassGraphLayout *self);
 
 /* Runs Graphviz's dot. Safe to call from any thread: calls into Graphviz,
  * which keeps global state, are serialised. */

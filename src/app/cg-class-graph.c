@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "cg-class-graph.h"
 
@@ -39,7 +40,25 @@ typedef struct {
   PangoLayout *title;
   PangoLayout *count;
   PangoLayout *badge;
+  PangoLayout *menu_badge;
 } NodeText;
+
+/* What the edges' drawing depends on besides the layout, whose change
+ * drops the drawing. */
+typedef struct {
+  double  zoom;
+  double  pan_x;
+  double  pan_y;
+  int     width;
+  int     height;
+  int     selected;
+  int     hover;
+  int     focused;
+  GdkRGBA fg;
+  GdkRGBA accent;
+  GdkRGBA success;
+  gboolean dark;
+} EdgesKey;
 
 struct _CgClassGraph
 {
@@ -53,6 +72,7 @@ struct _CgClassGraph
   guint               running_serial;      /* of the one computing */
   gboolean            layout_queued;
   char               *layout_error;
+  gboolean            show_all_links;
 
   GHashTable         *counts;       /* class name → page count */
   GHashTable         *thumbnails;   /* class name → GdkTexture */
@@ -83,6 +103,13 @@ struct _CgClassGraph
   double              gesture_centre_y;
   double              pointer_x;
   double              pointer_y;
+
+  /* The edges' drawing, reused by snapshots while nothing it depends on
+   * changed: replaying the strokes is much of a frame's cost with the
+   * Cairo renderer, and an unchanged node lets GTK leave the edges out of
+   * the redrawn area (issue 8). */
+  GskRenderNode      *edges_node;
+  EdgesKey            edges_key;
 };
 
 G_DEFINE_FINAL_TYPE (CgClassGraph, cg_class_graph, GTK_TYPE_WIDGET)
@@ -92,6 +119,7 @@ enum {
   PROP_MODEL,
   PROP_SELECTED_CLASS,
   PROP_ZOOM,
+  PROP_SHOW_ALL_LINKS,
   N_PROPS
 };
 
@@ -256,6 +284,7 @@ node_text_clear (gpointer data)
   g_clear_object (&text->title);
   g_clear_object (&text->count);
   g_clear_object (&text->badge);
+  g_clear_object (&text->menu_badge);
 }
 
 static void
@@ -284,6 +313,11 @@ make_layout (CgClassGraph *self,
       pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
     }
+  /* Pango shapes a layout when it is first measured or drawn: measuring
+   * it here shapes it now, in the turn that makes the texts, rather than
+   * in the snapshot of the frame that first shows them, where shaping a
+   * new model's cards took some 30 ms (issue 8). */
+  pango_layout_get_pixel_size (layout, NULL, NULL);
   return layout;
 }
 
@@ -351,6 +385,14 @@ get_text (CgClassGraph *self,
       text->count = make_layout (self, pages, 0.85, FALSE, width);
       if (badge != NULL)
         text->badge = make_layout (self, badge, 0.75, TRUE, -1);
+      if (node->n_menu_classes > 0)
+        {
+          /* Translators: a badge on a class reached from a site-wide menu;
+           * %u is the number of classes whose pages have the menu. */
+          g_autofree char *menu = g_strdup_printf (C_("graph badge", "Menu · %u"), node->n_menu_classes);
+
+          text->menu_badge = make_layout (self, menu, 0.75, TRUE, -1);
+        }
     }
   return text;
 }
@@ -513,25 +555,73 @@ draw_edge (CgClassGraph           *self,
     }
 }
 
-static void
-draw_edges (CgClassGraph  *self,
-            GtkSnapshot   *snapshot,
-            const Palette *palette,
-            int            width,
-            int            height)
+/* The widget-pixel rectangle the edges' strokes and arrows cover, clipped
+ * to the widget; FALSE when it is empty. The control points of a Bézier
+ * spline bound it, so their box bounds the curve. */
+static gboolean
+get_edges_bounds (CgClassGraph    *self,
+                  int              width,
+                  int              height,
+                  double           margin,
+                  graphene_rect_t *out)
 {
-  int selected = find_node (self, self->selected);
-  int hover = self->hover;
-  int focused = self->focus_ring && gtk_widget_has_focus (GTK_WIDGET (self)) ? find_node (self, self->focused) : -1;
+  double min_x = G_MAXDOUBLE, min_y = G_MAXDOUBLE, max_x = -G_MAXDOUBLE, max_y = -G_MAXDOUBLE;
+  double arrow = 0;
+
+  for (guint i = 0; i < cg_class_graph_layout_get_n_edges (self->layout); i++)
+    {
+      const CgClassGraphEdge *edge = cg_class_graph_layout_get_edge (self->layout, i);
+      double x, y;
+
+      for (guint j = 0; j < edge->n_points; j++)
+        {
+          to_widget_point (self, &edge->points[j], &x, &y);
+          min_x = MIN (min_x, x);
+          min_y = MIN (min_y, y);
+          max_x = MAX (max_x, x);
+          max_y = MAX (max_y, y);
+        }
+      if (edge->has_arrow && edge->n_points > 0)
+        {
+          double from_x, from_y;
+
+          to_widget_point (self, &edge->points[edge->n_points - 1], &from_x, &from_y);
+          to_widget_point (self, &edge->arrow_tip, &x, &y);
+          min_x = MIN (min_x, x);
+          min_y = MIN (min_y, y);
+          max_x = MAX (max_x, x);
+          max_y = MAX (max_y, y);
+          /* The arrow's base reaches 0.4 of its length to either side. */
+          arrow = MAX (arrow, 0.4 * hypot (x - from_x, y - from_y));
+        }
+    }
+  if (min_x > max_x)
+    return FALSE;
+  margin += arrow;
+  graphene_rect_init (out, min_x - margin, min_y - margin,
+                      max_x - min_x + 2 * margin, max_y - min_y + 2 * margin);
+  graphene_rect_round_extents (out, out);
+  return graphene_rect_intersection (out, &GRAPHENE_RECT_INIT (0, 0, width, height), out);
+}
+
+static GskRenderNode *
+make_edges_node (CgClassGraph   *self,
+                 const EdgesKey *key,
+                 const Palette  *palette)
+{
   double line = CLAMP (1.5 * self->zoom, 0.75, 3.0);
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  graphene_rect_t bounds;
   cairo_t *cr;
 
-  if (cg_class_graph_layout_get_n_edges (self->layout) == 0)
-    return;
-  /* One Cairo drawing the size of the widget: edges are stroked in widget
-   * pixels, so they are sharp at any zoom and never need a texture larger
-   * than the window. */
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* The Cairo drawing covers only the edges, not the whole widget: the
+   * renderer's surface for it, and what it replays, is that much smaller.
+   * Edges are still stroked in widget pixels, so they are sharp at any
+   * zoom and never need a texture larger than the window. */
+  if (!get_edges_bounds (self, key->width, key->height, line * 1.5, &bounds))
+    return NULL;
+  snapshot = gtk_snapshot_new ();
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   /* Quiet edges first, the highlighted ones on top of them. */
@@ -539,7 +629,8 @@ draw_edges (CgClassGraph  *self,
     for (guint i = 0; i < cg_class_graph_layout_get_n_edges (self->layout); i++)
       {
         const CgClassGraphEdge *edge = cg_class_graph_layout_get_edge (self->layout, i);
-        gboolean highlighted = edge_touches (edge, selected) || edge_touches (edge, hover) || edge_touches (edge, focused);
+        gboolean highlighted = edge_touches (edge, key->selected) || edge_touches (edge, key->hover) ||
+                               edge_touches (edge, key->focused);
         GdkRGBA color;
 
         if (highlighted != (pass == 1))
@@ -556,6 +647,42 @@ draw_edges (CgClassGraph  *self,
                    highlighted || edge->state == CG_CLASS_GRAPH_NODE_ADDED ? line * 1.5 : line);
       }
   cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+static void
+draw_edges (CgClassGraph  *self,
+            GtkSnapshot   *snapshot,
+            const Palette *palette,
+            int            width,
+            int            height)
+{
+  EdgesKey key;
+
+  if (cg_class_graph_layout_get_n_edges (self->layout) == 0)
+    return;
+  /* Zeroed first so that the padding compares equal too. */
+  memset (&key, 0, sizeof key);
+  key.zoom = self->zoom;
+  key.pan_x = self->pan_x;
+  key.pan_y = self->pan_y;
+  key.width = width;
+  key.height = height;
+  key.selected = find_node (self, self->selected);
+  key.hover = self->hover;
+  key.focused = self->focus_ring && gtk_widget_has_focus (GTK_WIDGET (self)) ? find_node (self, self->focused) : -1;
+  key.fg = palette->fg;
+  key.accent = palette->accent;
+  key.success = palette->success;
+  key.dark = palette->dark;
+  if (self->edges_node == NULL || memcmp (&key, &self->edges_key, sizeof key) != 0)
+    {
+      g_clear_pointer (&self->edges_node, gsk_render_node_unref);
+      self->edges_node = make_edges_node (self, &key, palette);
+      self->edges_key = key;
+    }
+  if (self->edges_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->edges_node);
 }
 
 static void
@@ -650,10 +777,13 @@ append_text (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
+/* A pill in a top corner of @area: the right one, or the left one when
+ * @at_start. */
 static void
 draw_badge (GtkSnapshot           *snapshot,
             PangoLayout           *layout,
             const graphene_rect_t *area,
+            gboolean               at_start,
             double                 zoom,
             const GdkRGBA         *back,
             const GdkRGBA         *ink)
@@ -664,7 +794,7 @@ draw_badge (GtkSnapshot           *snapshot,
   pango_layout_get_pixel_extents (layout, &ink_rect, &logical);
   w = (logical.width + 12) * zoom;
   h = (logical.height + 4) * zoom;
-  x = area->origin.x + area->size.width - w - 6 * zoom;
+  x = at_start ? area->origin.x + 6 * zoom : area->origin.x + area->size.width - w - 6 * zoom;
   y = area->origin.y + 6 * zoom;
   append_rounded_color (snapshot, &GRAPHENE_RECT_INIT (x, y, w, h), h / 2, back);
   append_text (snapshot, layout, x + 6 * zoom, y + 2 * zoom, zoom, ink);
@@ -760,7 +890,14 @@ draw_node (CgClassGraph  *self,
             }
           if (node->state != CG_CLASS_GRAPH_NODE_REMOVED && palette->dark)
             ink = (GdkRGBA) { 0, 0, 0, 0.87 };
-          draw_badge (snapshot, text->badge, &thumb, zoom, &back, &ink);
+          draw_badge (snapshot, text->badge, &thumb, FALSE, zoom, &back, &ink);
+        }
+      if (text->menu_badge != NULL)
+        {
+          GdkRGBA back = with_alpha (&palette->card, 0.9);
+          GdkRGBA ink = with_alpha (&palette->fg, ghost ? 0.45 : 0.8);
+
+          draw_badge (snapshot, text->menu_badge, &thumb, TRUE, zoom, &back, &ink);
         }
     }
 
@@ -1102,6 +1239,7 @@ set_layout (CgClassGraph       *self,
     }
   g_clear_pointer (&self->layout, cg_class_graph_layout_free);
   self->layout = layout;
+  g_clear_pointer (&self->edges_node, gsk_render_node_unref);
 
   /* Live counts given by set_class_count() win over the model's. */
   for (guint i = 0; i < n_nodes (self); i++)
@@ -1203,6 +1341,12 @@ layout_done_cb (GObject      *object,
       return;
     }
   set_layout (self, g_steal_pointer (&layout));
+  /* The nodes' texts are shaped now rather than in the next snapshot:
+   * shaping a dozen cards' texts is several milliseconds, which here is a
+   * main-loop turn of its own instead of part of the frame that also
+   * draws the new layout (issue 8). */
+  for (guint i = 0; i < n_nodes (self); i++)
+    get_text (self, i);
 }
 
 static void
@@ -1223,6 +1367,8 @@ start_layout (CgClassGraph *self)
   self->layout_queued = FALSE;
 
   layout = cg_class_graph_layout_new (self->model, self->previous);
+  if (!self->show_all_links)
+    cg_class_graph_layout_bundle_menus (layout);
   /* Nothing to lay out: no thread, no wait. */
   if (cg_class_graph_layout_get_n_nodes (layout) == 0)
     {
@@ -1303,6 +1449,14 @@ update_description (CgClassGraph *self)
       g_string_append_printf (out, "%s: %s.", node->label, pages);
       if (state != NULL)
         g_string_append_printf (out, " %s.", state);
+      if (node->n_menu_classes > 0)
+        {
+          g_string_append_c (out, ' ');
+          g_string_append_printf (out,
+                                  ngettext ("In a site-wide menu on %u class.", "In a site-wide menu on %u classes.",
+                                            node->n_menu_classes),
+                                  node->n_menu_classes);
+        }
       append_links (out, self, focused, TRUE);
       append_links (out, self, focused, FALSE);
     }
@@ -1314,10 +1468,20 @@ update_description (CgClassGraph *self)
     {
       guint n = self->focus_order->len;
       guint links = cg_class_graph_layout_get_n_edges (self->layout);
+      guint bundled = cg_class_graph_layout_get_n_bundled_links (self->layout);
 
       g_string_append_printf (out, ngettext ("%u page class", "%u page classes", n), n);
       g_string_append (out, _(", "));
       g_string_append_printf (out, ngettext ("%u link", "%u links", links), links);
+      if (bundled > 0)
+        {
+          g_string_append_c (out, ' ');
+          /* Translators: after a count of links drawn; the others are
+           * site-wide menus drawn once and links drawn together. */
+          g_string_append_printf (out, ngettext ("(%u more link drawn with others)",
+                                                 "(%u more links drawn with others)", bundled),
+                                  bundled);
+        }
       g_string_append (out, _(". Press Tab to go through the classes."));
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -1670,6 +1834,18 @@ cg_class_graph_query_tooltip (GtkWidget  *widget,
     markup = g_markup_printf_escaped ("<b>%s</b>\n%s · %s\n<tt>%s</tt>", node->label, node->name, pages, node->url_pattern);
   else
     markup = g_markup_printf_escaped ("<b>%s</b>\n%s · %s", node->label, node->name, pages);
+  if (node->n_menu_classes > 0)
+    {
+      g_autofree char *menu = g_strdup_printf (ngettext ("In a site-wide menu on %u class, drawn once",
+                                                         "In a site-wide menu on %u classes, drawn once",
+                                                         node->n_menu_classes),
+                                               node->n_menu_classes);
+      g_autofree char *escaped = g_markup_escape_text (menu, -1);
+      char *longer = g_strconcat (markup, "\n", escaped, NULL);
+
+      g_free (markup);
+      markup = longer;
+    }
   gtk_tooltip_set_markup (tooltip, markup);
   to_widget_rect (self, &node->box, &box);
   gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { box.origin.x, box.origin.y, box.size.width, box.size.height });
@@ -1762,6 +1938,7 @@ cg_class_graph_finalize (GObject *object)
   CgClassGraph *self = CG_CLASS_GRAPH (object);
 
   g_clear_pointer (&self->layout, cg_class_graph_layout_free);
+  g_clear_pointer (&self->edges_node, gsk_render_node_unref);
   g_clear_pointer (&self->layout_error, g_free);
   g_hash_table_unref (self->counts);
   g_hash_table_unref (self->thumbnails);
@@ -1791,6 +1968,9 @@ cg_class_graph_get_property (GObject    *object,
     case PROP_ZOOM:
       g_value_set_double (value, self->zoom);
       break;
+    case PROP_SHOW_ALL_LINKS:
+      g_value_set_boolean (value, self->show_all_links);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1811,6 +1991,9 @@ cg_class_graph_set_property (GObject      *object,
       break;
     case PROP_SELECTED_CLASS:
       cg_class_graph_set_selected_class (self, g_value_get_string (value));
+      break;
+    case PROP_SHOW_ALL_LINKS:
+      cg_class_graph_set_show_all_links (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1866,6 +2049,9 @@ cg_class_graph_class_init (CgClassGraphClass *klass)
   properties[PROP_ZOOM] =
     g_param_spec_double ("zoom", NULL, NULL, ZOOM_MIN, ZOOM_MAX, 1.0,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_ALL_LINKS] =
+    g_param_spec_boolean ("show-all-links", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1995,6 +2181,27 @@ cg_class_graph_get_model (CgClassGraph *self)
 }
 
 void
+cg_class_graph_set_show_all_links (CgClassGraph *self,
+                                   gboolean      show_all_links)
+{
+  g_return_if_fail (CG_IS_CLASS_GRAPH (self));
+
+  show_all_links = !!show_all_links;
+  if (self->show_all_links == show_all_links)
+    return;
+  self->show_all_links = show_all_links;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_ALL_LINKS]);
+  start_layout (self);
+}
+
+gboolean
+cg_class_graph_get_show_all_links (CgClassGraph *self)
+{
+  g_return_val_if_fail (CG_IS_CLASS_GRAPH (self), FALSE);
+  return self->show_all_links;
+}
+
+void
 cg_class_graph_set_diff (CgClassGraph *self,
                          CgSiteModel  *previous)
 {
@@ -2048,6 +2255,16 @@ cg_class_graph_set_thumbnail (CgClassGraph *self,
   else
     g_hash_table_remove (self->thumbnails, class_name);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+GdkTexture *
+cg_class_graph_get_thumbnail (CgClassGraph *self,
+                              const char   *class_name)
+{
+  g_return_val_if_fail (CG_IS_CLASS_GRAPH (self), NULL);
+  g_return_val_if_fail (class_name != NULL, NULL);
+
+  return g_hash_table_lookup (self->thumbnails, class_name);
 }
 
 const char *

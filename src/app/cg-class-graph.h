@@ -19,8 +19,9 @@ G_BEGIN_DECLS
  * pan. The pointer: click a node to activate it, drag or scroll to pan,
  * Ctrl+scroll or pinch to zoom.
  *
- * Properties: "model", "selected-class" (a class name, read-write) and
- * "zoom" (read-only). Signal: "class-activated" (const char *class_name),
+ * Properties: "model", "selected-class" (a class name, read-write),
+ * "show-all-links" (FALSE: each site-wide menu is drawn once, see
+ * cg_class_graph_layout_bundle_menus()) and "zoom" (read-only). Signal: "class-activated" (const char *class_name),
  * when a node is clicked or activated from the keyboard; the node is then
  * the selected class too. */
 #define CG_TYPE_CLASS_GRAPH (cg_class_graph_get_type ())
@@ -34,6 +35,10 @@ GtkWidget               *cg_class_graph_new                (void);
 void                     cg_class_graph_set_model          (CgClassGraph *self,
                                                             CgSiteModel  *model);
 CgSiteModel             *cg_class_graph_get_model          (CgClassGraph *self);
+
+void                     cg_class_graph_set_show_all_links (CgClassGraph *self,
+                                                            gboolean      show_all_links);
+gboolean                 cg_class_graph_get_show_all_links (CgClassGraph *self);
 
 /* Highlights the classes and links added since @previous and shows those
  * it had that are gone, ghosted. NULL shows no differences. */
@@ -49,6 +54,9 @@ void                     cg_class_graph_set_class_count    (CgClassGraph *self,
 void                     cg_class_graph_set_thumbnail      (CgClassGraph *self,
                                                             const char   *class_name,
                                                             GdkTexture   *texture);
+/* The thumbnail given to @class_name, or NULL. */
+GdkTexture              *cg_class_graph_get_thumbnail      (CgClassGraph *self,
+                                                            const char   *class_name);
 
 const char              *cg_class_graph_get_selected_class (CgClassGraph *self);
 void                     cg_class_graph_set_selected_class (CgClassGraph *self,

@@ -42,6 +42,7 @@ struct _CgClassView
   CgProject      *project;
   CgSiteModel    *model;
   char           *class_name;
+  char           *records_class; /* the class whose records the table has */
   GStrv           sample_urls;   /* those shown, in the order of their files */
 };
 
@@ -189,7 +190,7 @@ read_wrapper (JsonParser  *parser,
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *node = json_array_get_element (array, i);
-      g_autofree char *where = g_strdup_printf (_("Region %u"), i + 1);
+      g_autofree char *where = g_strdup_printf (_("Region %u"), i);
       WrapperRegion region = { 0 };
       JsonArray *columns;
       JsonObject *object;
@@ -215,7 +216,7 @@ read_wrapper (JsonParser  *parser,
       for (guint j = 0; j < json_array_get_length (columns); j++)
         {
           JsonNode *column_node = json_array_get_element (columns, j);
-          g_autofree char *column_where = g_strdup_printf (_("Column %u of region %u"), j + 1, i + 1);
+          g_autofree char *column_where = g_strdup_printf (_("Column %u of region %u"), j + 1, i);
           WrapperColumn column = { 0 };
 
           if (++n_columns > CG_WRAPPER_MAX_COLUMNS)
@@ -344,7 +345,9 @@ show_wrapper (CgClassView           *self,
   for (guint i = 0; i < regions->len; i++)
     {
       WrapperRegion *region = &g_array_index (regions, WrapperRegion, i);
-      g_autofree char *title = g_strdup_printf (_("Region %u"), i + 1);
+      /* Numbered from 0 as cartograph-cli export --region and the
+       * exported region_index number them; the first is the main one. */
+      g_autofree char *title = i == 0 ? g_strdup (_("Region 0, the main one")) : g_strdup_printf (_("Region %u"), i);
 
       group = adw_preferences_group_new ();
       adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
@@ -370,12 +373,13 @@ cg_class_view_reload_records (CgClassView *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(CgStoredWrapper) wrapper = NULL;
   g_autoptr(GPtrArray) records = NULL;
-  g_autoptr(GPtrArray) columns = g_ptr_array_new ();
   g_autoptr(GArray) regions = g_array_new (FALSE, TRUE, sizeof (WrapperRegion));
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *count = NULL;
   CgStore *store;
   gint64 model_id;
+  int region = -1;
+  guint n_records;
 
   g_return_if_fail (CG_IS_CLASS_VIEW (self));
 
@@ -383,6 +387,7 @@ cg_class_view_reload_records (CgClassView *self)
   if (get_class (self) == NULL || self->project == NULL)
     {
       cg_records_table_set_records (self->records_table, NULL, NULL);
+      g_clear_pointer (&self->records_class, g_free);
       clear_wrapper_box (self);
       gtk_stack_set_visible_child_name (self->wrapper_stack, "none");
       return;
@@ -405,15 +410,7 @@ cg_class_view_reload_records (CgClassView *self)
         g_array_set_size (regions, 0);
       show_wrapper (self, wrapper, regions, error);
       g_clear_error (&error);
-      for (guint i = 0; i < regions->len; i++)
-        {
-          WrapperRegion *region = &g_array_index (regions, WrapperRegion, i);
-
-          for (guint j = 0; j < region->columns->len; j++)
-            g_ptr_array_add (columns, (gpointer) g_array_index (region->columns, WrapperColumn, j).name);
-        }
     }
-  g_ptr_array_add (columns, NULL);
 
   records = cg_record_store_list (store, model_id, self->class_name, &error);
   if (records == NULL)
@@ -423,11 +420,18 @@ cg_class_view_reload_records (CgClassView *self)
 
       show_toast (self, message);
     }
-  /* The table copies what it needs of the columns before the parser, which
-   * owns their names, goes. */
-  cg_records_table_set_records (self->records_table, (const char * const *) columns->pdata, records);
-  count = g_strdup_printf (ngettext ("%u record", "%u records", cg_records_table_get_n_records (self->records_table)),
-                           cg_records_table_get_n_records (self->records_table));
+  /* Reading the records again (an extraction or a harvest added some)
+   * keeps the region chosen; another class starts at its main region. */
+  if (g_strcmp0 (self->records_class, self->class_name) == 0)
+    region = cg_records_table_get_region (self->records_table);
+  cg_records_table_set_class_records (self->records_table, wrapper != NULL ? wrapper->definition : NULL, records);
+  if (region >= 0)
+    cg_records_table_set_region (self->records_table, (guint) region);
+  g_free (self->records_class);
+  self->records_class = g_strdup (self->class_name);
+  /* The class's records, whatever the region shown. */
+  n_records = records != NULL ? records->len : 0;
+  count = g_strdup_printf (ngettext ("%u record", "%u records", n_records), n_records);
   gtk_label_set_label (self->records_label, count);
 }
 
@@ -836,6 +840,7 @@ cg_class_view_finalize (GObject *object)
   CgClassView *self = CG_CLASS_VIEW (object);
 
   g_free (self->class_name);
+  g_free (self->records_class);
   g_strfreev (self->sample_urls);
   G_OBJECT_CLASS (cg_class_view_parent_class)->finalize (object);
 }

@@ -24,7 +24,9 @@ G_BEGIN_DECLS
 /* The view shows the class's label (renamable), URL pattern, depth and page
  * count, its sample pages as thumbnails (activating one shows the archived
  * page, replayed from the project's WARC files), its records table (sortable,
- * searchable, exported as CSV or JSON Lines) and its wrapper's XPaths.
+ * searchable, exported as CSV or JSON Lines; one region of the pages at a
+ * time, the main one first, with a chooser when the wrapper found records
+ * in several) and its wrapper's XPaths.
  *
  * Signals:
  *   "class-renamed" (const char *name, const char *label): the class was

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n.h>
 
@@ -99,7 +100,7 @@ update_description (CgCoveragePlot *self)
       Point *last = &g_array_index (self->points, Point, self->points->len - 1);
 
       /* Translators: the state of the coverage plot, for screen readers. */
-      description = g_strdup_printf (_("%" G_GUINT64_FORMAT " distinct 2-grams after %" G_GUINT64_FORMAT " requests"),
+      description = g_strdup_printf (_("%" PRIu64 " distinct 2-grams after %" PRIu64 " requests"),
                                      last->bigrams, last->requests);
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "cg-class-sampler.h"
+#include "cg-dispatch.h"
 #include "cg-pipeline.h"
 #include "cg-record-extractor.h"
 
@@ -49,6 +50,7 @@ enum {
   SIGNAL_TASK_PROGRESS,
   SIGNAL_WARNING,
   SIGNAL_MODEL_SAVED,
+  SIGNAL_MODEL_UPDATED,
   SIGNAL_SAMPLES_RENDERED,
   SIGNAL_RECORDS_CHANGED,
   SIGNAL_FINISHED,
@@ -177,6 +179,14 @@ explorer_finished_cb (CgSiteExplorer *explorer,
   start_rendering (self, self->model);
 }
 
+static void
+explorer_model_updated_cb (CgSiteExplorer *explorer,
+                           CgSiteModel    *snapshot,
+                           CgPipeline     *self)
+{
+  g_signal_emit (self, signals[SIGNAL_MODEL_UPDATED], 0, snapshot);
+}
+
 static char *
 site_of (const char *url)
 {
@@ -210,6 +220,7 @@ cg_pipeline_explore (CgPipeline             *self,
   g_free (self->site_url);
   self->site_url = site_of (config->seeds[0]);
   g_signal_connect_object (self->explorer, "finished", G_CALLBACK (explorer_finished_cb), self, 0);
+  g_signal_connect_object (self->explorer, "model-updated", G_CALLBACK (explorer_model_updated_cb), self, 0);
   set_stage (self, CG_PIPELINE_EXPLORING);
   cg_site_explorer_start (self->explorer);
   return TRUE;
@@ -546,7 +557,7 @@ extract_progress (const char *class_name,
   g_mutex_unlock (&self->progress_lock);
 
   if (send)
-    g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, emit_progress_cb, g_object_ref (self), g_object_unref);
+    cg_dispatch_to_context (job->context, emit_progress_cb, g_object_ref (self), g_object_unref);
 }
 
 static void
@@ -859,6 +870,9 @@ cg_pipeline_class_init (CgPipelineClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[SIGNAL_MODEL_SAVED] =
     g_signal_new ("model-saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CG_TYPE_SITE_MODEL);
+  signals[SIGNAL_MODEL_UPDATED] =
+    g_signal_new ("model-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, CG_TYPE_SITE_MODEL);
   signals[SIGNAL_SAMPLES_RENDERED] =
     g_signal_new ("samples-rendered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -32,6 +32,9 @@ G_BEGIN_DECLS
  *     current stage;
  *   "warning" (const char *message): something went wrong that does not
  *     stop the work, such as a class whose samples could not be rendered;
+ *   "model-updated" (CgSiteModel *snapshot): the model an exploration is
+ *     learning, as it stands (unsaved; see CgSiteExplorer's signal of that
+ *     name), now and then while it runs;
  *   "model-saved" (CgSiteModel *model): an exploration saved a model;
  *   "samples-rendered" (CgSiteModel *model): its sample pages are rendered;
  *   "records-changed" (CgSiteModel *model): extraction stored records;

@@ -149,6 +149,21 @@ event_kind_name (CgCrawlEventKind kind)
     }
 }
 
+/* The icons' tooltips are given when asked for rather than set: setting a
+ * tooltip on a shown widget makes GTK ask the display server where the
+ * pointer is, a round trip for every event that streams in (issue 8). */
+static gboolean
+icon_query_tooltip_cb (GtkWidget  *icon,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard_mode,
+                       GtkTooltip *tooltip,
+                       gpointer    user_data)
+{
+  gtk_tooltip_set_text (tooltip, event_kind_name (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (icon), "event-kind"))));
+  return TRUE;
+}
+
 void
 cg_progress_view_add_event (CgProgressView   *self,
                             CgCrawlEventKind  kind,
@@ -169,7 +184,9 @@ cg_progress_view_add_event (CgProgressView   *self,
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
   icon = gtk_image_new_from_icon_name (event_icon (kind));
   gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, event_kind_name (kind), -1);
-  gtk_widget_set_tooltip_text (icon, event_kind_name (kind));
+  g_object_set_data (G_OBJECT (icon), "event-kind", GINT_TO_POINTER (kind));
+  gtk_widget_set_has_tooltip (icon, TRUE);
+  g_signal_connect (icon, "query-tooltip", G_CALLBACK (icon_query_tooltip_cb), NULL);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
   if (kind == CG_CRAWL_EVENT_ERROR)
     gtk_widget_add_css_class (row, "error");

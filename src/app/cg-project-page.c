@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
@@ -23,10 +24,19 @@ struct _CgProjectPage
   CgProject       *project;
   CgPipeline      *pipeline;
   CgSiteModel     *model;
+  /* While an exploration runs: its model as it grows, which the graph
+   * shows instead of the saved one. */
+  CgSiteModel     *growing;
   char            *site_url;
   GArray          *compare_versions;   /* int, parallel to the dropdown after its first item */
   gboolean         filling_versions;
   gboolean         show_model_when_saved;
+  /* Decoding the shown model's thumbnails, in a thread. */
+  GCancellable    *thumbnails_cancellable;
+  /* The classes list's rebuild after a new model is shown: waiting for
+   * the next frame (tick), then for the end of that frame (idle). */
+  guint            classes_tick_id;
+  guint            classes_idle_id;
 
   /* The settings of the last exploration started here, for Explore Again. */
   CgCrawlConfig   *explore_config;
@@ -80,16 +90,17 @@ update_actions (CgProjectPage *self)
   gboolean busy = self->pipeline != NULL && cg_pipeline_is_busy (self->pipeline);
   gboolean paused = self->pipeline != NULL && cg_pipeline_is_paused (self->pipeline);
   gboolean can_pause = self->pipeline != NULL && cg_pipeline_can_pause (self->pipeline);
+  gboolean has_graph = self->model != NULL || self->growing != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.explore", self->project != NULL && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.harvest", self->model != NULL && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.pause", can_pause && !paused);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.resume", can_pause && paused);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.stop", busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-in", self->model != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-out", self->model != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-fit", self->model != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-reset", self->model != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-in", has_graph);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-out", has_graph);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-fit", has_graph);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-reset", has_graph);
   /* Alt+Left goes back to the start page unless a class is open. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "classes.back",
                                  g_strcmp0 (adw_leaflet_get_visible_child_name (self->classes_leaflet), "class") == 0);
@@ -140,6 +151,41 @@ clear_list (GtkListBox *list)
  * years would otherwise fill the page. */
 #define MAX_LISTED_CRAWLS 100
 
+/* Sets the title and subtitle of the @index-th row of @list, adding the
+ * row if the list is shorter. Rows are reused rather than made afresh:
+ * each new row costs the main loop the shaping of its text and a layout
+ * of the list, which while pages stream in delays every frame. */
+static void
+set_plain_row (GtkListBox *list,
+               guint       index,
+               const char *title,
+               const char *subtitle)
+{
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, (int) index);
+
+  if (row == NULL)
+    {
+      row = GTK_LIST_BOX_ROW (adw_action_row_new ());
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      gtk_list_box_append (list, GTK_WIDGET (row));
+    }
+  if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) != 0)
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (g_strcmp0 (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), subtitle) != 0)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+}
+
+/* Removes the rows of @list from the @n_kept-th on. */
+static void
+truncate_list (GtkListBox *list,
+               guint       n_kept)
+{
+  GtkListBoxRow *row;
+
+  while ((row = gtk_list_box_get_row_at_index (list, (int) n_kept)) != NULL)
+    gtk_list_box_remove (list, GTK_WIDGET (row));
+}
+
 static void
 reload_crawls (CgProjectPage *self)
 {
@@ -147,9 +193,11 @@ reload_crawls (CgProjectPage *self)
   g_autoptr(GError) error = NULL;
   guint rows = 0;
 
-  clear_list (self->crawl_list);
   if (self->project == NULL)
-    return;
+    {
+      clear_list (self->crawl_list);
+      return;
+    }
 
   adw_action_row_set_subtitle (self->name_row, cg_project_get_name (self->project));
   adw_action_row_set_subtitle (self->folder_row, cg_project_get_folder (self->project));
@@ -169,24 +217,15 @@ reload_crawls (CgProjectPage *self)
       /* Translators: a crawl's kind, its state and when it was created. */
       g_autofree char *subtitle = g_strdup_printf (_("%s · %s · %s"),
                                                    describe_kind (kind), describe_state (state), when);
-      GtkWidget *row = adw_action_row_new ();
 
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), seed);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-      gtk_list_box_append (self->crawl_list, row);
-      rows++;
+      set_plain_row (self->crawl_list, rows++, seed != NULL ? seed : "", subtitle);
     }
   if (error != NULL)
     g_warning ("Could not list the crawls of %s: %s", cg_project_get_folder (self->project), error->message);
 
   if (rows == 0)
-    {
-      GtkWidget *row = adw_action_row_new ();
-
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("No crawls yet"));
-      gtk_list_box_append (self->crawl_list, row);
-    }
+    set_plain_row (self->crawl_list, rows++, _("No crawls yet"), "");
+  truncate_list (self->crawl_list, rows);
 }
 
 /* ------------------------------------------------------------------ */
@@ -257,21 +296,88 @@ describe_counts (guint pages,
 static void open_class_clicked_cb (CgProjectPage *self,
                                    GtkButton     *button);
 
+/* The open buttons' tooltips are given when asked for rather than set:
+ * setting a tooltip on a shown widget makes GTK ask the display server
+ * where the pointer is, a round trip per row each time the list changes
+ * (issue 8). */
+static gboolean
+open_button_query_tooltip_cb (GtkWidget  *button,
+                              int         x,
+                              int         y,
+                              gboolean    keyboard_mode,
+                              GtkTooltip *tooltip,
+                              gpointer    user_data)
+{
+  const char *text = g_object_get_data (G_OBJECT (button), "tooltip");
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* A new row for the class @class_name, with a button that opens it. */
+static GtkWidget *
+new_class_row (CgProjectPage *self,
+               const char    *class_name)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *open_button;
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+  /* A button rather than an arrow image, so that assistive
+   * technologies have something to press; the row activates it. */
+  open_button = gtk_button_new_from_icon_name ("go-next-symbolic");
+  gtk_widget_add_css_class (open_button, "flat");
+  gtk_widget_set_valign (open_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_has_tooltip (open_button, TRUE);
+  g_signal_connect (open_button, "query-tooltip", G_CALLBACK (open_button_query_tooltip_cb), NULL);
+  g_object_set_data_full (G_OBJECT (open_button), "class-name", g_strdup (class_name), g_free);
+  g_signal_connect_object (open_button, "clicked", G_CALLBACK (open_class_clicked_cb), self, G_CONNECT_SWAPPED);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), open_button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), open_button);
+  g_object_set_data (G_OBJECT (row), "open-button", open_button);
+  g_object_set_data_full (G_OBJECT (row), "class-name", g_strdup (class_name), g_free);
+  return row;
+}
+
+static void cancel_classes_reload (CgProjectPage *self);
+
+/* The classes list follows the model's classes in their order. Rows of
+ * classes already listed are kept and only their changed texts set, since
+ * records-changed reloads the list many times while records are extracted
+ * and rebuilding every row each time stalled the window (issue 8). */
 static void
 reload_classes (CgProjectPage *self)
 {
   g_autoptr(GHashTable) pages = NULL;
   g_autoptr(GHashTable) records = NULL;
+  g_autoptr(GHashTable) old_rows = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *classes;
   guint total_records = 0;
   g_autofree char *heading = NULL;
+  GtkListBoxRow *old_row;
 
-  clear_list (self->classes_list);
+  /* Done now, so not again later. */
+  cancel_classes_reload (self);
   if (self->model == NULL)
     {
+      clear_list (self->classes_list);
       gtk_stack_set_visible_child_name (self->classes_stack, "empty");
       return;
+    }
+
+  /* The rows there are, by class name; those whose class is gone are
+   * removed at the end. */
+  old_rows = g_hash_table_new (g_str_hash, g_str_equal);
+  for (int i = 0; (old_row = gtk_list_box_get_row_at_index (self->classes_list, i)) != NULL; i++)
+    {
+      const char *name = g_object_get_data (G_OBJECT (old_row), "class-name");
+
+      if (name != NULL && !g_hash_table_contains (old_rows, name))
+        g_hash_table_insert (old_rows, (gpointer) name, old_row);
     }
 
   pages = count_pages_by_class (self, self->model);
@@ -292,7 +398,8 @@ reload_classes (CgProjectPage *self)
       g_autofree char *subtitle = NULL;
       g_autofree char *open_label = NULL;
       g_autofree char *counts = NULL;
-      GtkWidget *row = adw_action_row_new ();
+      const char *title = klass->label != NULL && *klass->label != '\0' ? klass->label : klass->name;
+      GtkWidget *row = g_hash_table_lookup (old_rows, klass->name);
       GtkWidget *open_button;
 
       /* Before any page is labelled, the sample's count is what there is. */
@@ -303,30 +410,51 @@ reload_classes (CgProjectPage *self)
       subtitle = klass->url_pattern != NULL
                  ? g_strdup_printf ("%s\n%s", counts, klass->url_pattern)
                  : g_strdup (counts);
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                     klass->label != NULL && *klass->label != '\0' ? klass->label : klass->name);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
-      /* A button rather than an arrow image, so that assistive
-       * technologies have something to press; the row activates it. */
-      open_button = gtk_button_new_from_icon_name ("go-next-symbolic");
-      gtk_widget_add_css_class (open_button, "flat");
-      gtk_widget_set_valign (open_button, GTK_ALIGN_CENTER);
+      if (row == NULL)
+        {
+          row = new_class_row (self, klass->name);
+          gtk_list_box_insert (self->classes_list, row, (int) i);
+        }
+      else
+        {
+          /* Kept, and moved where the model now puts it if need be. */
+          g_hash_table_remove (old_rows, klass->name);
+          if (gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (row)) != (int) i)
+            {
+              g_object_ref (row);
+              gtk_list_box_remove (self->classes_list, row);
+              gtk_list_box_insert (self->classes_list, row, (int) i);
+              g_object_unref (row);
+            }
+        }
+      if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) != 0)
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      if (g_strcmp0 (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), subtitle) != 0)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      open_button = g_object_get_data (G_OBJECT (row), "open-button");
       /* Translators: %s is a class of pages, such as "Book". */
-      open_label = g_strdup_printf (_("Open Class %s"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
-      gtk_widget_set_tooltip_text (open_button, open_label);
+      open_label = g_strdup_printf (_("Open Class %s"), title);
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (open_button), "tooltip"), open_label) != 0)
+        g_object_set_data_full (G_OBJECT (open_button), "tooltip", g_strdup (open_label), g_free);
       gtk_accessible_update_property (GTK_ACCESSIBLE (open_button),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, open_label,
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, counts,
                                       -1);
-      g_object_set_data_full (G_OBJECT (open_button), "class-name", g_strdup (klass->name), g_free);
-      g_signal_connect_object (open_button, "clicked", G_CALLBACK (open_class_clicked_cb), self, G_CONNECT_SWAPPED);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), open_button);
-      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), open_button);
-      g_object_set_data_full (G_OBJECT (row), "class-name", g_strdup (klass->name), g_free);
-      gtk_list_box_append (self->classes_list, row);
     }
+  /* Rows of classes the model no longer has. */
+  {
+    GHashTableIter iter;
+    gpointer row;
+
+    g_hash_table_iter_init (&iter, old_rows);
+    while (g_hash_table_iter_next (&iter, NULL, &row))
+      {
+        g_hash_table_iter_remove (&iter);
+        gtk_list_box_remove (self->classes_list, row);
+      }
+  }
+  /* Rows without a class name are none of reload_classes's making. */
+  truncate_list (self->classes_list, classes->len);
 
   /* Translators: above the list of classes; both are counts. */
   heading = g_strdup_printf (_("%u classes, %u records extracted"), classes->len, total_records);
@@ -335,29 +463,178 @@ reload_classes (CgProjectPage *self)
 }
 
 static void
+cancel_classes_reload (CgProjectPage *self)
+{
+  if (self->classes_tick_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->classes_tick_id);
+  self->classes_tick_id = 0;
+  g_clear_handle_id (&self->classes_idle_id, g_source_remove);
+}
+
+static gboolean
+classes_idle_cb (gpointer user_data)
+{
+  CgProjectPage *self = user_data;
+
+  self->classes_idle_id = 0;
+  reload_classes (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+classes_tick_cb (GtkWidget     *widget,
+                 GdkFrameClock *frame_clock,
+                 gpointer       user_data)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+
+  /* Ticks run before the frame's layout and drawing; the idle runs once
+   * they are done. */
+  self->classes_tick_id = 0;
+  if (self->classes_idle_id == 0)
+    self->classes_idle_id = g_idle_add (classes_idle_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The rows of a newly shown model are made after the frame that shows
+ * it: building a dozen rows, then measuring them, in the same main-loop
+ * turn and frame as the switch to the model page and its first full
+ * drawing stalled the window (issue 8). Readers of the list flush it with
+ * flush_classes_reload(). */
+static void
+queue_classes_reload (CgProjectPage *self)
+{
+  if (self->classes_tick_id != 0 || self->classes_idle_id != 0)
+    return;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->classes_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), classes_tick_cb, NULL, NULL);
+  else
+    self->classes_idle_id = g_idle_add (classes_idle_cb, self);
+}
+
+static void
+flush_classes_reload (CgProjectPage *self)
+{
+  if (self->classes_tick_id == 0 && self->classes_idle_id == 0)
+    return;
+  cancel_classes_reload (self);
+  reload_classes (self);
+}
+
+/* Thumbnails are decoded in a thread: a model's sample screenshots are
+ * large PNG files, and decoding a dozen of them on the main thread held
+ * the window still for tens of milliseconds (issue 8). */
+typedef struct {
+  CgSiteModel *model;     /* whose thumbnails these are */
+  GPtrArray   *names;     /* char *, class names */
+  GPtrArray   *paths;     /* char *, parallel to names */
+  GPtrArray   *textures;  /* GdkTexture * or NULL, parallel to names */
+  GPtrArray   *errors;    /* char *, why thumbnails could not be read */
+} ThumbnailJob;
+
+static void
+unref_texture (gpointer texture)
+{
+  if (texture != NULL)
+    g_object_unref (texture);
+}
+
+static void
+thumbnail_job_free (ThumbnailJob *job)
+{
+  g_clear_object (&job->model);
+  g_ptr_array_unref (job->names);
+  g_ptr_array_unref (job->paths);
+  g_ptr_array_unref (job->textures);
+  g_ptr_array_unref (job->errors);
+  g_free (job);
+}
+
+static void
+decode_thumbnails_thread (GTask        *task,
+                          gpointer      source_object,
+                          gpointer      task_data,
+                          GCancellable *cancellable)
+{
+  ThumbnailJob *job = task_data;
+
+  for (guint i = 0; i < job->paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (job->paths, i);
+      g_autoptr(GError) error = NULL;
+      GdkTexture *texture = NULL;
+
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          texture = gdk_texture_new_from_filename (path, &error);
+          if (texture == NULL)
+            g_ptr_array_add (job->errors, g_strdup_printf ("Thumbnail %s: %s", path, error->message));
+        }
+      g_ptr_array_add (job->textures, texture);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+thumbnails_decoded_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (source);
+  ThumbnailJob *job = g_task_get_task_data (G_TASK (result));
+
+  /* Cancelled, or for a model no longer shown: nothing to do. */
+  if (!g_task_propagate_boolean (G_TASK (result), NULL) || job->model != self->model)
+    return;
+  /* Warned about here rather than in the thread, so that the warnings
+   * come in the main thread's order. */
+  for (guint i = 0; i < job->errors->len; i++)
+    g_warning ("%s", (const char *) g_ptr_array_index (job->errors, i));
+  for (guint i = 0; i < job->names->len; i++)
+    {
+      GdkTexture *texture = g_ptr_array_index (job->textures, i);
+
+      if (texture != NULL)
+        cg_class_graph_set_thumbnail (self->graph, g_ptr_array_index (job->names, i), texture);
+    }
+}
+
+static void
 reload_thumbnails (CgProjectPage *self)
 {
+  g_autoptr(GTask) task = NULL;
+  ThumbnailJob *job;
   GPtrArray *classes;
 
+  if (self->thumbnails_cancellable != NULL)
+    g_cancellable_cancel (self->thumbnails_cancellable);
+  g_clear_object (&self->thumbnails_cancellable);
   if (self->model == NULL)
     return;
+
+  job = g_new0 (ThumbnailJob, 1);
+  job->model = g_object_ref (self->model);
+  job->names = g_ptr_array_new_with_free_func (g_free);
+  job->paths = g_ptr_array_new_with_free_func (g_free);
+  job->textures = g_ptr_array_new_with_free_func (unref_texture);
+  job->errors = g_ptr_array_new_with_free_func (g_free);
   classes = cg_site_model_get_classes (self->model);
   for (guint i = 0; i < classes->len && i < CG_CLASS_GRAPH_MAX_CLASSES; i++)
     {
       CgPageClass *klass = g_ptr_array_index (classes, i);
       g_autofree char *base = cg_class_sampler_get_sample_base (self->project, self->model, klass->name, 0);
-      g_autofree char *path = g_strconcat (base, ".png", NULL);
-      g_autoptr(GdkTexture) texture = NULL;
-      g_autoptr(GError) error = NULL;
 
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        continue;
-      texture = gdk_texture_new_from_filename (path, &error);
-      if (texture == NULL)
-        g_warning ("Thumbnail %s: %s", path, error->message);
-      else
-        cg_class_graph_set_thumbnail (self->graph, klass->name, texture);
+      g_ptr_array_add (job->names, g_strdup (klass->name));
+      g_ptr_array_add (job->paths, g_strconcat (base, ".png", NULL));
     }
+
+  self->thumbnails_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->thumbnails_cancellable, thumbnails_decoded_cb, NULL);
+  g_task_set_source_tag (task, reload_thumbnails);
+  g_task_set_task_data (task, job, (GDestroyNotify) thumbnail_job_free);
+  g_task_run_in_thread (task, decode_thumbnails_thread);
 }
 
 static void
@@ -415,13 +692,15 @@ update_model_stack (CgProjectPage *self)
 {
   CgPipelineStage stage = self->pipeline != NULL ? cg_pipeline_get_stage (self->pipeline) : CG_PIPELINE_IDLE;
 
-  if (self->model != NULL)
+  gboolean has_graph = self->model != NULL || self->growing != NULL;
+
+  if (has_graph)
     gtk_stack_set_visible_child_name (self->model_stack, "graph");
   else if (stage == CG_PIPELINE_EXPLORING)
     gtk_stack_set_visible_child_name (self->model_stack, "working");
   else
     gtk_stack_set_visible_child_name (self->model_stack, "empty");
-  gtk_spinner_set_spinning (self->model_spinner, stage == CG_PIPELINE_EXPLORING && self->model == NULL);
+  gtk_spinner_set_spinning (self->model_spinner, stage == CG_PIPELINE_EXPLORING && !has_graph);
 }
 
 static void
@@ -430,6 +709,7 @@ show_model (CgProjectPage *self,
 {
   gboolean same_class_view = FALSE;
 
+  g_clear_object (&self->growing);
   g_set_object (&self->model, model);
   cg_class_graph_set_diff (self->graph, NULL);
   cg_class_graph_set_model (self->graph, model);
@@ -440,8 +720,10 @@ show_model (CgProjectPage *self,
       reload_thumbnails (self);
       same_class_view = cg_class_view_get_model (self->class_view) != NULL &&
                         cg_site_model_get_id (cg_class_view_get_model (self->class_view)) == cg_site_model_get_id (model);
+      queue_classes_reload (self);
     }
-  reload_classes (self);
+  else
+    reload_classes (self);
 
   /* A class open from another model is closed; one from this model
    * stays, with fresh records. */
@@ -454,6 +736,19 @@ show_model (CgProjectPage *self,
     }
   update_model_stack (self);
   update_actions (self);
+}
+
+/* Compares the shown model with its @version, as the dropdown does. */
+static void
+compare_with_version (CgProjectPage *self,
+                      int            version)
+{
+  for (guint i = 0; i < self->compare_versions->len; i++)
+    if (g_array_index (self->compare_versions, int, i) == version)
+      {
+        gtk_drop_down_set_selected (self->version_dropdown, i + 1);
+        return;
+      }
 }
 
 static void
@@ -546,6 +841,13 @@ graph_class_activated_cb (CgClassGraph  *graph,
                           const char    *class_name,
                           CgProjectPage *self)
 {
+  /* The growing model's classes have no pages labelled or records yet,
+   * and a saved class of the same name would be another class. */
+  if (self->growing != NULL)
+    {
+      toast (self, _("Classes open once the exploration has saved the model"));
+      return;
+    }
   cg_project_page_open_class (self, class_name);
 }
 
@@ -569,6 +871,23 @@ site_label (CgProjectPage *self)
   const char *site = self->pipeline != NULL ? cg_pipeline_get_site_url (self->pipeline) : NULL;
 
   return site != NULL ? site : "";
+}
+
+/* Back to the saved model after an exploration that saved none. */
+static void
+drop_growing_model (CgProjectPage *self)
+{
+  if (self->growing == NULL)
+    return;
+  if (self->model != NULL)
+    show_model (self, self->model);
+  else
+    {
+      g_clear_object (&self->growing);
+      cg_class_graph_set_model (self->graph, NULL);
+      update_model_stack (self);
+      update_actions (self);
+    }
 }
 
 static void
@@ -611,6 +930,7 @@ stage_changed_cb (CgPipeline      *pipeline,
       break;
     case CG_PIPELINE_IDLE:
     default:
+      drop_growing_model (self);
       cg_progress_view_set_harvester (self->progress_view, NULL);
       cg_progress_view_set_crawler (self->progress_view, NULL);
       cg_progress_view_follow_coverage (self->progress_view, NULL);
@@ -649,12 +969,46 @@ warning_cb (CgPipeline    *pipeline,
   cg_progress_view_add_event (self->progress_view, CG_CRAWL_EVENT_FETCH_FAILED, NULL, message);
 }
 
+/* The exploration's model as it grows: shown in the graph until the model
+ * is saved, or the exploration ends without one, so that the classes
+ * appear as they are found. The saved model, if any, stays the page's. */
+static void
+model_updated_cb (CgPipeline    *pipeline,
+                  CgSiteModel   *snapshot,
+                  CgProjectPage *self)
+{
+  guint n_classes = cg_site_model_get_classes (snapshot)->len;
+  g_autofree char *summary = NULL;
+
+  if (n_classes == 0)
+    return;
+  g_set_object (&self->growing, snapshot);
+  cg_class_graph_set_diff (self->graph, NULL);
+  cg_class_graph_set_model (self->graph, snapshot);
+  /* Translators: above the graph while the site is explored; %u is the
+   * number of page classes found so far. */
+  summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Exploring · %u class so far", "Exploring · %u classes so far",
+                                          n_classes),
+                             n_classes);
+  gtk_label_set_label (self->model_summary_label, summary);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->version_dropdown), FALSE);
+  update_model_stack (self);
+  update_actions (self);
+}
+
 static void
 model_saved_cb (CgPipeline    *pipeline,
                 CgSiteModel   *model,
                 CgProjectPage *self)
 {
+  /* After Explore Again, the new version is compared with the one shown
+   * before it, so that what changed is highlighted at once. */
+  int earlier = self->model != NULL && g_strcmp0 (cg_site_model_get_site (self->model), cg_site_model_get_site (model)) == 0
+                ? cg_site_model_get_version (self->model) : 0;
+
   show_model (self, model);
+  if (earlier > 0 && earlier != cg_site_model_get_version (model))
+    compare_with_version (self, earlier);
   reload_crawls (self);
   if (self->show_model_when_saved &&
       g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "crawl") == 0)
@@ -716,6 +1070,8 @@ pipeline_finished_cb (CgPipeline      *pipeline,
   g_autofree char *message = NULL;
   const char *title;
 
+  if (stage == CG_PIPELINE_EXPLORING)
+    drop_growing_model (self);
   if (error != NULL)
     {
       switch (stage)
@@ -773,6 +1129,7 @@ connect_pipeline (CgProjectPage *self)
   g_signal_connect_object (self->pipeline, "task-progress", G_CALLBACK (task_progress_cb), self, 0);
   g_signal_connect_object (self->pipeline, "warning", G_CALLBACK (warning_cb), self, 0);
   g_signal_connect_object (self->pipeline, "model-saved", G_CALLBACK (model_saved_cb), self, 0);
+  g_signal_connect_object (self->pipeline, "model-updated", G_CALLBACK (model_updated_cb), self, 0);
   g_signal_connect_object (self->pipeline, "samples-rendered", G_CALLBACK (samples_rendered_cb), self, 0);
   g_signal_connect_object (self->pipeline, "records-changed", G_CALLBACK (records_changed_cb), self, 0);
   g_signal_connect_object (self->pipeline, "finished", G_CALLBACK (pipeline_finished_cb), self, 0);
@@ -890,7 +1247,7 @@ cg_project_page_explore_stored (CgProjectPage  *self,
   config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 2), error);
   if (config == NULL)
     {
-      g_prefix_error (error, _("Exploration %" G_GINT64_FORMAT ": "), crawl_id);
+      g_prefix_error (error, _("Exploration %" PRId64 ": "), crawl_id);
       return FALSE;
     }
   g_strfreev (config->seeds);
@@ -1254,6 +1611,7 @@ cg_project_page_get_n_listed_classes (CgProjectPage *self)
 
   g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), 0);
 
+  flush_classes_reload (self);
   while (gtk_list_box_get_row_at_index (self->classes_list, (int) n) != NULL)
     n++;
   return n;
@@ -1265,7 +1623,12 @@ cg_project_page_dispose (GObject *object)
   CgProjectPage *self = CG_PROJECT_PAGE (object);
 
   drop_pipeline (self);
+  cancel_classes_reload (self);
+  if (self->thumbnails_cancellable != NULL)
+    g_cancellable_cancel (self->thumbnails_cancellable);
+  g_clear_object (&self->thumbnails_cancellable);
   g_clear_object (&self->model);
+  g_clear_object (&self->growing);
   g_clear_object (&self->project);
   g_clear_pointer (&self->site_url, g_free);
   g_clear_pointer (&self->explore_config, cg_crawl_config_free);
@@ -1335,6 +1698,12 @@ cg_project_page_init (CgProjectPage *self)
 
   self->compare_versions = g_array_new (FALSE, FALSE, sizeof (int));
   cg_learner_params_init (&self->explore_params);
+  /* The binding keeps the settings object alive as long as the graph. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+    g_settings_bind (settings, "graph-show-all-links", self->graph, "show-all-links", G_SETTINGS_BIND_DEFAULT);
+  }
   self->explore_javascript = TRUE;
   g_signal_connect_object (self->graph, "class-activated", G_CALLBACK (graph_class_activated_cb), self, 0);
   g_signal_connect_object (self->version_dropdown, "notify::selected", G_CALLBACK (version_selected_cb), self,

@@ -146,6 +146,7 @@ struct _CgRecordsTable
 {
   AdwBin          parent_instance;
 
+  GtkDropDown    *region_chooser;
   GtkSearchEntry *search_entry;
   GtkLabel       *count_label;
   GtkMenuButton  *export_button;
@@ -161,6 +162,14 @@ struct _CgRecordsTable
   GStrv           columns;       /* every field column, in order */
   GStrv           shown_columns; /* at most CG_RECORDS_TABLE_MAX_COLUMNS of them */
   char           *export_name;
+  /* A class's records and their regions, when they were given with
+   * cg_records_table_set_class_records(): the table shows one region at a
+   * time. region_entries maps the chooser's items to regions (guint), the
+   * regions with records only. */
+  GPtrArray      *class_records;
+  CgRecordRegions *regions;
+  GArray         *region_entries;
+  int             region;
   GtkNativeDialog *chooser;
   GCancellable   *cancellable;
 };
@@ -437,17 +446,15 @@ add_columns (CgRecordsTable *self,
   g_object_unref (column);
 }
 
-void
-cg_records_table_set_records (CgRecordsTable     *self,
-                              const char * const *columns,
-                              GPtrArray          *records)
+static void
+show_records (CgRecordsTable     *self,
+              const char * const *columns,
+              GPtrArray          *records)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
   guint n_shown;
-
-  g_return_if_fail (CG_IS_RECORDS_TABLE (self));
 
   /* The wrapper's columns first, then those only the records have. */
   for (guint i = 0; columns != NULL && columns[i] != NULL; i++)
@@ -504,6 +511,145 @@ cg_records_table_set_records (CgRecordsTable     *self,
   add_columns (self, rows);
   g_list_store_splice (self->store, 0, 0, rows->pdata, rows->len);
   update_state (self);
+}
+
+static void region_selected_cb (CgRecordsTable *self,
+                                GParamSpec     *pspec,
+                                GtkDropDown    *chooser);
+
+static void
+clear_regions (CgRecordsTable *self)
+{
+  g_clear_pointer (&self->regions, cg_record_regions_free);
+  g_clear_pointer (&self->class_records, g_ptr_array_unref);
+  g_array_set_size (self->region_entries, 0);
+  self->region = -1;
+  /* The chooser's model goes with the regions; its signal must not see
+   * the change. */
+  g_signal_handlers_block_by_func (self->region_chooser, region_selected_cb, self);
+  gtk_drop_down_set_model (self->region_chooser, NULL);
+  g_signal_handlers_unblock_by_func (self->region_chooser, region_selected_cb, self);
+  gtk_widget_set_visible (GTK_WIDGET (self->region_chooser), FALSE);
+}
+
+void
+cg_records_table_set_records (CgRecordsTable     *self,
+                              const char * const *columns,
+                              GPtrArray          *records)
+{
+  g_return_if_fail (CG_IS_RECORDS_TABLE (self));
+
+  clear_regions (self);
+  show_records (self, columns, records);
+}
+
+static void
+show_region (CgRecordsTable *self,
+             guint           index)
+{
+  const CgRecordRegion *region = cg_record_regions_get_region (self->regions, index);
+  g_autoptr(GPtrArray) records = cg_record_regions_select (self->regions, self->class_records, index);
+
+  self->region = (int) index;
+  show_records (self, (const char * const *) region->columns, records);
+}
+
+static void
+region_selected_cb (CgRecordsTable *self,
+                    GParamSpec     *pspec,
+                    GtkDropDown    *chooser)
+{
+  guint selected = gtk_drop_down_get_selected (chooser);
+
+  if (self->regions == NULL || selected >= self->region_entries->len)
+    return;
+  if ((int) g_array_index (self->region_entries, guint, selected) != self->region)
+    show_region (self, g_array_index (self->region_entries, guint, selected));
+}
+
+void
+cg_records_table_set_class_records (CgRecordsTable *self,
+                                    const char     *definition,
+                                    GPtrArray      *records)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  guint n_regions;
+  int main_region;
+
+  g_return_if_fail (CG_IS_RECORDS_TABLE (self));
+
+  clear_regions (self);
+  self->class_records = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_record_free);
+  for (guint i = 0; records != NULL && i < records->len; i++)
+    g_ptr_array_add (self->class_records, cg_record_copy (g_ptr_array_index (records, i)));
+  self->regions = cg_record_regions_new (definition, self->class_records);
+  n_regions = cg_record_regions_get_n_regions (self->regions);
+  main_region = cg_record_regions_get_main (self->regions);
+
+  /* The chooser names each region with records by the end of its XPath,
+   * which is what tells regions apart on the page, and its count. */
+  for (guint r = 0; r < n_regions; r++)
+    {
+      const CgRecordRegion *region = cg_record_regions_get_region (self->regions, r);
+      g_autofree char *tail = NULL;
+      g_autofree char *name = NULL;
+
+      if (region->n_records == 0)
+        continue;
+      tail = cg_record_regions_describe (self->regions, r);
+      name = g_strdup_printf (ngettext ("%s (%u record)", "%s (%u records)", region->n_records),
+                              tail, region->n_records);
+      gtk_string_list_append (names, name);
+      g_array_append_val (self->region_entries, r);
+    }
+  g_signal_handlers_block_by_func (self->region_chooser, region_selected_cb, self);
+  gtk_drop_down_set_model (self->region_chooser, G_LIST_MODEL (names));
+  /* The main region is the first with records. */
+  gtk_drop_down_set_selected (self->region_chooser, 0);
+  g_signal_handlers_unblock_by_func (self->region_chooser, region_selected_cb, self);
+  gtk_widget_set_visible (GTK_WIDGET (self->region_chooser), self->region_entries->len > 1);
+
+  if (main_region < 0)
+    show_records (self, NULL, NULL);
+  else
+    show_region (self, (guint) main_region);
+}
+
+int
+cg_records_table_get_region (CgRecordsTable *self)
+{
+  g_return_val_if_fail (CG_IS_RECORDS_TABLE (self), -1);
+  return self->region;
+}
+
+gboolean
+cg_records_table_set_region (CgRecordsTable *self,
+                             guint           index)
+{
+  g_return_val_if_fail (CG_IS_RECORDS_TABLE (self), FALSE);
+
+  for (guint i = 0; i < self->region_entries->len; i++)
+    if (g_array_index (self->region_entries, guint, i) == index)
+      {
+        /* Through the chooser, so that it shows the region too. */
+        gtk_drop_down_set_selected (self->region_chooser, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+CgRecordRegions *
+cg_records_table_get_regions (CgRecordsTable *self)
+{
+  g_return_val_if_fail (CG_IS_RECORDS_TABLE (self), NULL);
+  return self->regions;
+}
+
+GtkDropDown *
+cg_records_table_get_region_chooser (CgRecordsTable *self)
+{
+  g_return_val_if_fail (CG_IS_RECORDS_TABLE (self), NULL);
+  return self->region_chooser;
 }
 
 const char * const *
@@ -788,8 +934,13 @@ export_action_cb (GtkWidget  *widget,
                                          GTK_FILE_CHOOSER_ACTION_SAVE,
                                          _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  name = g_strconcat (self->export_name != NULL ? self->export_name : _("records"),
-                      csv ? ".csv" : ".jsonl", NULL);
+  /* A region other than the main one says which in the file's name. */
+  if (self->regions != NULL && self->region >= 0 && self->region != cg_record_regions_get_main (self->regions))
+    name = g_strdup_printf ("%s-region-%d%s", self->export_name != NULL ? self->export_name : _("records"),
+                            self->region, csv ? ".csv" : ".jsonl");
+  else
+    name = g_strconcat (self->export_name != NULL ? self->export_name : _("records"),
+                        csv ? ".csv" : ".jsonl", NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   if (csv)
     {
@@ -851,6 +1002,9 @@ cg_records_table_finalize (GObject *object)
   g_strfreev (self->columns);
   g_strfreev (self->shown_columns);
   g_free (self->export_name);
+  g_clear_pointer (&self->regions, cg_record_regions_free);
+  g_clear_pointer (&self->class_records, g_ptr_array_unref);
+  g_array_unref (self->region_entries);
   G_OBJECT_CLASS (cg_records_table_parent_class)->finalize (object);
 }
 
@@ -868,6 +1022,7 @@ cg_records_table_class_init (CgRecordsTableClass *klass)
                                         G_TYPE_BOOLEAN, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cartograph/Cartograph/cg-records-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, CgRecordsTable, region_chooser);
   gtk_widget_class_bind_template_child (widget_class, CgRecordsTable, search_entry);
   gtk_widget_class_bind_template_child (widget_class, CgRecordsTable, count_label);
   gtk_widget_class_bind_template_child (widget_class, CgRecordsTable, export_button);
@@ -875,6 +1030,7 @@ cg_records_table_class_init (CgRecordsTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CgRecordsTable, column_view);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, region_selected_cb);
 
   gtk_widget_class_install_action (widget_class, "records.export-csv", NULL, export_action_cb);
   gtk_widget_class_install_action (widget_class, "records.export-jsonl", NULL, export_action_cb);
@@ -891,6 +1047,8 @@ cg_records_table_init (CgRecordsTable *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
+  self->region_entries = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->region = -1;
   self->columns = g_new0 (char *, 1);
   self->shown_columns = g_new0 (char *, 1);
   self->store = g_list_store_new (CG_TYPE_RECORD_ROW);

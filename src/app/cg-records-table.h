@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "cg-export.h"
+#include "cg-record-regions.h"
 #include "cg-record-store.h"
 
 G_BEGIN_DECLS
@@ -29,7 +30,7 @@ const CgRecord   *cg_record_row_get_record       (CgRecordRow     *self);
  * with the text in any field or the URL, ignoring case. Export writes the
  * rows shown, in the order shown, with the columns url, region, position
  * and the fields (a field named like one of the first three gets the
- * prefix "field_").
+ * prefix "field_"): with a class's records, those of the region shown.
  *
  * Signals:
  *   "toast" (const char *message) → gboolean: an export done or failed;
@@ -39,13 +40,31 @@ G_DECLARE_FINAL_TYPE (CgRecordsTable, cg_records_table, CG, RECORDS_TABLE, AdwBi
 
 GtkWidget        *cg_records_table_new           (void);
 
-/* Shows @records (CgRecord; they are copied). @columns names the fields
- * in the order to show them (the wrapper's); fields of the records that
- * it lacks follow, in the order they first appear. NULL @columns: the
- * records' own. NULL @records: none (the empty state). */
+/* Shows @records (CgRecord; they are copied), all at once, without a
+ * region chooser. @columns names the fields in the order to show them;
+ * fields of the records that it lacks follow, in the order they first
+ * appear. NULL @columns: the records' own. NULL @records: none (the empty
+ * state). */
 void              cg_records_table_set_records   (CgRecordsTable     *self,
                                                   const char * const *columns,
                                                   GPtrArray          *records);
+/* Shows the records of a class (CgRecord; they are copied) one region at
+ * a time (see cg-record-regions.h): its main region first, with a chooser
+ * of the regions that have records, hidden when there is only one. The
+ * columns are the region's. @definition is the class's wrapper (its JSON;
+ * NULL when there is none). */
+void              cg_records_table_set_class_records (CgRecordsTable *self,
+                                                      const char     *definition,
+                                                      GPtrArray      *records);
+/* The region shown, an index of the regions, or -1 when the table shows
+ * no class's records. */
+int               cg_records_table_get_region    (CgRecordsTable     *self);
+/* Shows region @index, as choosing it does; FALSE when it has no record. */
+gboolean          cg_records_table_set_region    (CgRecordsTable     *self,
+                                                  guint               index);
+/* The regions of the class's records, or NULL. */
+CgRecordRegions  *cg_records_table_get_regions   (CgRecordsTable     *self);
+GtkDropDown      *cg_records_table_get_region_chooser (CgRecordsTable *self);
 /* The field columns shown, in order. */
 const char * const *cg_records_table_get_columns (CgRecordsTable     *self);
 /* All the records, whatever the search. */

@@ -22,17 +22,32 @@
 
 /* The demo site is served from a thread of its own: an exploration
  * without politeness asks for pages as fast as it can, and serving them
- * from the main loop would keep the window from answering. */
+ * from the main loop would keep the window from answering. The window
+ * does not wait for the thread to listen either: making the demo site
+ * takes tens of milliseconds, during which the window would stand still
+ * (issue 8); the thread tells the window's main context instead. */
 typedef struct {
   GThread      *thread;
   GMainContext *context;
   GMainLoop    *loop;
   GMutex        lock;
-  GCond         cond;
   gboolean      ready;
   char         *url;      /* set once it listens */
   GError       *error;    /* set when it could not */
+  GMainContext *window_context;
+  GWeakRef     *window;   /* handed to demo_ready_cb, on window_context */
 } DemoThread;
+
+static gboolean demo_ready_cb (gpointer user_data);
+
+static void
+free_weak_ref (gpointer user_data)
+{
+  GWeakRef *ref = user_data;
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+}
 
 static gpointer
 demo_thread_main (gpointer user_data)
@@ -50,8 +65,9 @@ demo_thread_main (gpointer user_data)
     demo->url = cg_demo_server_get_url (server);
   demo->error = error;
   demo->ready = TRUE;
-  g_cond_signal (&demo->cond);
   g_mutex_unlock (&demo->lock);
+  g_main_context_invoke_full (demo->window_context, G_PRIORITY_DEFAULT, demo_ready_cb,
+                              g_steal_pointer (&demo->window), free_weak_ref);
 
   if (ok)
     {
@@ -63,45 +79,64 @@ demo_thread_main (gpointer user_data)
 }
 
 static DemoThread *
-demo_thread_start (GError **error)
+demo_thread_start (CgWindow *window)
 {
   DemoThread *demo = g_new0 (DemoThread, 1);
 
   g_mutex_init (&demo->lock);
-  g_cond_init (&demo->cond);
   demo->context = g_main_context_new ();
   demo->loop = g_main_loop_new (demo->context, FALSE);
+  demo->window_context = g_main_context_ref_thread_default ();
+  demo->window = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (demo->window, window);
   demo->thread = g_thread_new ("cg-demo-server", demo_thread_main, demo);
-
-  /* Listening takes a moment only: the window waits for it. */
-  g_mutex_lock (&demo->lock);
-  while (!demo->ready)
-    g_cond_wait (&demo->cond, &demo->lock);
-  g_mutex_unlock (&demo->lock);
-  if (demo->url == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&demo->error));
-      g_thread_join (demo->thread);
-      demo->thread = NULL;
-      g_main_loop_unref (demo->loop);
-      g_main_context_unref (demo->context);
-      g_mutex_clear (&demo->lock);
-      g_cond_clear (&demo->cond);
-      g_free (demo);
-      return NULL;
-    }
   return demo;
+}
+
+/* Whether the thread is done starting; @out_url gets its address if it
+ * listens, @error why not if it does not. */
+static gboolean
+demo_thread_is_ready (DemoThread  *demo,
+                      char       **out_url,
+                      GError     **error)
+{
+  gboolean ready;
+
+  g_mutex_lock (&demo->lock);
+  ready = demo->ready;
+  if (ready && out_url != NULL)
+    *out_url = g_strdup (demo->url);
+  if (ready && demo->url == NULL && error != NULL)
+    *error = g_error_copy (demo->error);
+  g_mutex_unlock (&demo->lock);
+  return ready;
+}
+
+static gboolean
+quit_loop_cb (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_REMOVE;
 }
 
 static void
 demo_thread_stop (DemoThread *demo)
 {
-  g_main_loop_quit (demo->loop);
+  /* A source on the thread's context rather than g_main_loop_quit(),
+   * which would be lost if the thread had not started its loop yet. */
+  GSource *quit = g_idle_source_new ();
+
+  g_source_set_callback (quit, quit_loop_cb, demo->loop, NULL);
+  g_source_attach (quit, demo->context);
+  g_source_unref (quit);
   g_thread_join (demo->thread);
   g_main_loop_unref (demo->loop);
   g_main_context_unref (demo->context);
+  g_main_context_unref (demo->window_context);
+  if (demo->window != NULL)
+    free_weak_ref (demo->window);
   g_mutex_clear (&demo->lock);
-  g_cond_clear (&demo->cond);
+  g_clear_error (&demo->error);
   g_free (demo->url);
   g_free (demo);
 }
@@ -112,6 +147,7 @@ struct _CgWindow
 
   GSettings     *settings;
   DemoThread    *demo;
+  gboolean       demo_wanted;   /* Try the Demo waits for the server */
 
   AdwToastOverlay *toast_overlay;
   AdwViewSwitcherTitle *switcher_title;
@@ -276,32 +312,15 @@ demo_crawl_config (CgWindow   *self,
   return config;
 }
 
-static gboolean
-start_demo_server (CgWindow  *self,
-                   GError   **error)
-{
-  if (self->demo == NULL)
-    self->demo = demo_thread_start (error);
-  return self->demo != NULL;
-}
-
-void
-cg_window_try_demo (CgWindow *self)
+/* Opens the demo project once its site is served at @url. */
+static void
+open_demo (CgWindow   *self,
+           const char *url)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = NULL;
-  g_autofree char *url = NULL;
   g_autofree char *folder = NULL;
   g_autofree char *message = NULL;
-
-  g_return_if_fail (CG_IS_WINDOW (self));
-
-  if (!start_demo_server (self, &error))
-    {
-      cg_window_show_toast (self, error->message);
-      return;
-    }
-  url = g_strdup (self->demo->url);
 
   folder = g_build_filename (g_get_user_data_dir (), "cartograph", "demo", NULL);
   project = open_project_folder (self, folder, _("Demo Bookshop"), &error);
@@ -330,6 +349,50 @@ cg_window_try_demo (CgWindow *self)
                                     g_settings_get_boolean (self->settings, "javascript"), &error))
         cg_window_show_toast (self, error->message);
     }
+}
+
+static gboolean
+demo_ready_cb (gpointer user_data)
+{
+  g_autoptr(CgWindow) self = g_weak_ref_get (user_data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+
+  if (self == NULL || self->demo == NULL || !self->demo_wanted ||
+      !demo_thread_is_ready (self->demo, &url, &error))
+    return G_SOURCE_REMOVE;
+  self->demo_wanted = FALSE;
+  if (url == NULL)
+    {
+      /* The thread is over; the next try starts another. */
+      g_clear_pointer (&self->demo, demo_thread_stop);
+      cg_window_show_toast (self, error->message);
+      return G_SOURCE_REMOVE;
+    }
+  open_demo (self, url);
+  return G_SOURCE_REMOVE;
+}
+
+void
+cg_window_try_demo (CgWindow *self)
+{
+  g_autofree char *url = NULL;
+
+  g_return_if_fail (CG_IS_WINDOW (self));
+
+  /* A server that could not listen before is tried again. */
+  if (self->demo != NULL && demo_thread_is_ready (self->demo, &url, NULL) && url == NULL)
+    g_clear_pointer (&self->demo, demo_thread_stop);
+  g_clear_pointer (&url, g_free);
+  /* The demo opens once its server listens: now if it already does, else
+   * from demo_ready_cb. */
+  if (self->demo == NULL)
+    self->demo = demo_thread_start (self);
+  self->demo_wanted = TRUE;
+  if (!demo_thread_is_ready (self->demo, &url, NULL) || url == NULL)
+    return;
+  self->demo_wanted = FALSE;
+  open_demo (self, url);
 }
 
 static void
@@ -505,8 +568,12 @@ cg_window_get_project_page (CgWindow *self)
 char *
 cg_window_get_demo_url (CgWindow *self)
 {
+  g_autofree char *url = NULL;
+
   g_return_val_if_fail (CG_IS_WINDOW (self), NULL);
-  return self->demo != NULL ? g_strdup (self->demo->url) : NULL;
+  if (self->demo == NULL || !demo_thread_is_ready (self->demo, &url, NULL))
+    return NULL;
+  return g_steal_pointer (&url);
 }
 
 static gboolean

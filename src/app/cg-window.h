@@ -17,6 +17,9 @@ G_DECLARE_FINAL_TYPE (CgWindow, cg_window, CG, WINDOW, AdwApplicationWindow)
 CgWindow *cg_window_new           (CgApplication *application);
 void      cg_window_open_project  (CgWindow      *self,
                                    GFile         *folder);
+/* Serves the demo site and opens its project, exploring it if new. The
+ * first time, the server starts in a thread and the project opens once it
+ * listens, from the main loop. */
 void      cg_window_try_demo      (CgWindow      *self);
 void      cg_window_show_toast    (CgWindow      *self,
                                    const char    *message);

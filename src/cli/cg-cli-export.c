@@ -13,6 +13,7 @@
 
 #include "cg-cli.h"
 #include "cg-export.h"
+#include "cg-record-regions.h"
 
 /* CSV or TSV records of several classes: one file per class in @folder,
  * CLASS.FORMAT, each written whole or not at all. */
@@ -20,6 +21,7 @@ static int
 export_records_per_class (CgProject          *project,
                           CgSiteModel        *model,
                           const char * const *classes,
+                          int                 region,
                           CgExportFormat      format,
                           const char         *folder)
 {
@@ -46,7 +48,7 @@ export_records_per_class (CgProject          *project,
       path = g_build_filename (folder, name, NULL);
       file = g_file_new_for_path (path);
       out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
-      if (out == NULL || !cg_export_records (project, model, classes[i], format, out, &error))
+      if (out == NULL || !cg_export_records_full (project, model, classes[i], region, format, out, &error))
         {
           if (out != NULL)
             {
@@ -67,6 +69,24 @@ export_records_per_class (CgProject          *project,
   return CG_CLI_EXIT_OK;
 }
 
+/* --region: "main", "all" or a region's index. */
+static gboolean
+parse_region (const char *text,
+              int        *out_region)
+{
+  guint64 index;
+
+  if (g_str_equal (text, "main"))
+    *out_region = CG_EXPORT_REGION_MAIN;
+  else if (g_str_equal (text, "all"))
+    *out_region = CG_EXPORT_REGION_ALL;
+  else if (g_ascii_string_to_unsigned (text, 10, 0, CG_RECORD_REGIONS_MAX - 1, &index, NULL))
+    *out_region = (int) index;
+  else
+    return FALSE;
+  return TRUE;
+}
+
 int
 cg_cli_export (int    argc,
                char **argv)
@@ -77,6 +97,8 @@ cg_cli_export (int    argc,
   g_autofree char *site = NULL;
   g_autofree char *output = NULL;
   g_autofree char *class_name = NULL;
+  g_autofree char *region_name = NULL;
+  int region;
   int version = 0;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -99,6 +121,9 @@ cg_cli_export (int    argc,
          "one file per class)"), N_("FILE") },
     { "class", 'c', 0, G_OPTION_ARG_STRING, &class_name, N_("Records: only this page class (default: every class)"),
       N_("CLASS") },
+    { "region", 'r', 0, G_OPTION_ARG_STRING, &region_name,
+      N_("Records: the region to export, by its index (0 is the main region), or all (default: main for csv "
+         "and tsv, all for jsonl)"), N_("N|all") },
     { NULL }
   };
 
@@ -110,7 +135,13 @@ cg_cli_export (int    argc,
                                   "fields by column name. JSON Lines holds every class in one file; a CSV or "
                                   "TSV table holds one class, so with several classes either name one with "
                                   "--class or give --output a folder, which gets one file per class "
-                                  "(CLASS.csv)."));
+                                  "(CLASS.csv).\n\n"
+                                  "A list page can hold records in several regions (a list of books and, "
+                                  "below it, the paragraphs of a biography), each with its own columns. "
+                                  "Regions are numbered in the order of the class’s wrapper, 0 being the main "
+                                  "one, and each record carries its region_index. A CSV or TSV table holds "
+                                  "the main region’s records unless --region names another, or all; JSON "
+                                  "Lines holds every region unless --region names one."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
@@ -167,6 +198,21 @@ cg_cli_export (int    argc,
       cg_cli_print_error (_("--class applies to records only"));
       return CG_CLI_EXIT_USAGE;
     }
+  if (region_name != NULL && !g_str_equal (what, "records"))
+    {
+      cg_cli_print_error (_("--region applies to records only"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  /* One table's rows share one header: by default the main region's, the
+   * one the class view shows too. JSON Lines rows each carry their own
+   * fields, so all regions fit in one stream. */
+  region = format == CG_EXPORT_JSONL ? CG_EXPORT_REGION_ALL : CG_EXPORT_REGION_MAIN;
+  if (region_name != NULL && !parse_region (region_name, &region))
+    {
+      cg_cli_print_error (_("“%s” is not a region: give its index (0 is the main region), main or all"),
+                          region_name);
+      return CG_CLI_EXIT_USAGE;
+    }
   if (g_str_equal (what, "records") && class_name != NULL && cg_site_model_get_class (model, class_name) == NULL)
     {
       cg_cli_print_error (_("the model version %d of %s has no class “%s”"),
@@ -190,7 +236,7 @@ cg_cli_export (int    argc,
       if (classes[1] == NULL)
         class_name = g_strdup (classes[0]);
       else if (output != NULL && (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, "/")))
-        return export_records_per_class (project, model, (const char * const *) classes, format, output);
+        return export_records_per_class (project, model, (const char * const *) classes, region, format, output);
       else
         {
           cg_cli_print_error (_("records of %u classes do not fit one %s table: name one with --class, "
@@ -216,7 +262,7 @@ cg_cli_export (int    argc,
   if (g_str_equal (what, "model"))
     ok = cg_export_model (model, format, out, &error);
   else if (g_str_equal (what, "records"))
-    ok = cg_export_records (project, model, class_name, format, out, &error);
+    ok = cg_export_records_full (project, model, class_name, region, format, out, &error);
   else
     ok = cg_export_pages (project, model, format, out, &error);
 
@@ -233,7 +279,8 @@ cg_cli_export (int    argc,
   if (!ok)
     {
       cg_cli_print_error ("%s", error->message);
-      return error->domain == CG_EXPORT_ERROR && error->code == CG_EXPORT_ERROR_FORMAT
+      return error->domain == CG_EXPORT_ERROR &&
+             (error->code == CG_EXPORT_ERROR_FORMAT || error->code == CG_EXPORT_ERROR_REGION)
              ? CG_CLI_EXIT_USAGE : CG_CLI_EXIT_FAILED;
     }
   if (!g_output_stream_close (out, NULL, &error))

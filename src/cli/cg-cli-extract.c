@@ -36,7 +36,10 @@ progress_cb (const char *class_name,
     ;
   if (cli->quiet || !cli->terminal)
     return;
-  fprintf (stderr, _("\r\033[KExtracting %s: %u of %u pages, %u records"),
+  /* The terminal codes (back to the line's start, clear it) stay out of
+   * the translatable message. */
+  fputs ("\r\033[K", stderr);
+  fprintf (stderr, _("Extracting %s: %u of %u pages, %u records"),
            class_name, pages_done, pages_total, n_records);
   fflush (stderr);
 }
@@ -46,6 +49,49 @@ interrupt_cb (gpointer user_data)
 {
   g_cancellable_cancel (user_data);
   return G_SOURCE_CONTINUE;
+}
+
+/* Learning reports no progress, so it runs in a thread of its own while
+ * this one waits in the main loop, where the SIGINT source can run and
+ * cancel it. */
+typedef struct {
+  CgProject    *project;
+  CgSiteModel  *model;
+  const char   *class_name;
+  GCancellable *cancellable;
+  GError       *error;
+  gboolean      ok;
+  gint          done;
+} Learning;
+
+static gpointer
+learn_thread (gpointer data)
+{
+  Learning *learning = data;
+
+  learning->ok = cg_record_extractor_learn_cancellable (learning->project, learning->model, learning->class_name,
+                                                        learning->cancellable, &learning->error);
+  g_atomic_int_set (&learning->done, TRUE);
+  g_main_context_wakeup (NULL);
+  return NULL;
+}
+
+static gboolean
+learn_interruptibly (CgProject     *project,
+                     CgSiteModel   *model,
+                     const char    *class_name,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  Learning learning = { project, model, class_name, cancellable, NULL, FALSE, FALSE };
+  GThread *thread = g_thread_new ("cg-learn", learn_thread, &learning);
+
+  while (!g_atomic_int_get (&learning.done))
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+  if (!learning.ok)
+    g_propagate_error (error, learning.error);
+  return learning.ok;
 }
 
 /* The model a command line names: a version of a site, the newest model
@@ -211,8 +257,11 @@ cg_cli_extract (int    argc,
       return CG_CLI_EXIT_USAGE;
     }
 
-  if (relearn && !cg_record_extractor_learn (project, model, class_name, &error))
+  cancellable = g_cancellable_new ();
+  sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  if (relearn && !learn_interruptibly (project, model, class_name, cancellable, &error))
     {
+      g_source_remove (sigint);
       cg_cli_print_error ("%s", error->message);
       return CG_CLI_EXIT_FAILED;
     }
@@ -221,8 +270,6 @@ cg_cli_extract (int    argc,
   cli.terminal = isatty (STDERR_FILENO);
   cli.quiet = quiet;
   cli.pages = pages;
-  cancellable = g_cancellable_new ();
-  sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
   ok = cg_record_extractor_run (project, model, class_name, cancellable, progress_cb, &cli, &error);
   g_source_remove (sigint);
   if (cli.terminal && !quiet)

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
@@ -74,8 +75,8 @@ progress_summary (HarvestCli *cli)
   CgCrawlStats stats;
 
   cg_crawler_get_stats (cg_harvester_get_crawler (cli->harvester), &stats);
-  return g_strdup_printf (_("%" G_GUINT64_FORMAT " fetched, %" G_GUINT64_FORMAT " in flight, %" G_GUINT64_FORMAT
-                            " failed; %" G_GUINT64_FORMAT " pages, %" G_GUINT64_FORMAT " distinct 2-grams%s"),
+  return g_strdup_printf (_("%" PRIu64 " fetched, %" PRIu64 " in flight, %" PRIu64
+                            " failed; %" PRIu64 " pages, %" PRIu64 " distinct 2-grams%s"),
                           stats.done, stats.in_flight, stats.failed, cli->requests, cli->bigrams,
                           stats.paused ? _(" (paused)") : "");
 }
@@ -226,12 +227,16 @@ print_report (const CgHarvestReport *report,
 
   cg_harvest_report_get_totals (report, &totals);
   if (report->previous_crawl_id > 0)
-    printf (_("Harvest %" G_GINT64_FORMAT ": %u pages; changes since harvest %" G_GINT64_FORMAT
+    printf (_("Harvest %" PRId64 ": %u pages; changes since harvest %" PRId64
               " (%u conditional requests, %u not modified, %u revisit records)\n"),
             report->crawl_id, report->n_pages, report->previous_crawl_id,
             report->n_conditional, report->n_not_modified, report->n_revisits);
+  else if (cg_harvester_get_n_reused (harvester) > 0)
+    printf (_("Harvest %" PRId64 ": %u pages, the first harvest of the project"
+              " (%u read back from the learning crawl, not fetched again)\n"),
+            report->crawl_id, report->n_pages, cg_harvester_get_n_reused (harvester));
   else
-    printf (_("Harvest %" G_GINT64_FORMAT ": %u pages, the first harvest of the project\n"),
+    printf (_("Harvest %" PRId64 ": %u pages, the first harvest of the project\n"),
             report->crawl_id, report->n_pages);
   printf ("  %-28s %8s %8s %10s %8s %8s\n", _("class"), _("new"), _("changed"), _("unchanged"), _("gone"), _("records"));
   for (guint i = 0; i < report->classes->len; i++)
@@ -257,7 +262,8 @@ cg_cli_harvest (int    argc,
   g_autofree char *site = NULL;
   g_autofree char *strategy = NULL;
   g_autofree char *like = NULL;
-  gboolean resume = FALSE, everything = FALSE, no_conditional = FALSE, quiet = FALSE, json = FALSE;
+  gboolean resume = FALSE, everything = FALSE, no_conditional = FALSE, no_reuse = FALSE, all_patterns = FALSE;
+  gboolean quiet = FALSE, json = FALSE;
   int version = 0, class_wait = 0, max_repeats = 0, like_pages = 0;
   double like_similarity = 0;
   g_auto(CgCliFetchOptions) fetch_options = CG_CLI_FETCH_OPTIONS_INIT;
@@ -281,6 +287,8 @@ cg_cli_harvest (int    argc,
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Resume the project’s last harvest where it stopped"), NULL },
     { "class-wait", 0, 0, G_OPTION_ARG_INT, &class_wait, N_("Wait between two pages of one class, on top of politeness"), N_("MS") },
     { "no-conditional", 0, 0, G_OPTION_ARG_NONE, &no_conditional, N_("Fetch everything again, without conditional requests"), NULL },
+    { "no-reuse", 0, 0, G_OPTION_ARG_NONE, &no_reuse, N_("Fetch again the pages the learning crawl archived, instead of reading them back"), NULL },
+    { "all-patterns", 0, 0, G_OPTION_ARG_NONE, &all_patterns, N_("Run every selected pattern to its end, even one whose pages bring nothing new"), NULL },
     { "max-repeats", 0, 0, G_OPTION_ARG_INT, &max_repeats, N_("Rounds of a repeated pattern step at most (default 1000)"), N_("N") },
     { "like-pages", 0, 0, G_OPTION_ARG_INT, &like_pages, N_("Pages mapped to learn a harvest by example (default 3000)"), N_("N") },
     { "like-similarity", 0, 0, G_OPTION_ARG_DOUBLE, &like_similarity, N_("How like the sample a page must be, 0 to 1 (default 0.8)"), N_("S") },
@@ -358,6 +366,8 @@ cg_cli_harvest (int    argc,
       options->everything_in_scope = everything;
       options->class_wait_ms = (guint) class_wait;
       options->conditional = !no_conditional;
+      options->reuse_sample = !no_reuse;
+      options->prune_patterns = !all_patterns;
       options->max_repeats = (guint) max_repeats;
       options->like_map_pages = (guint) like_pages;
       options->like_similarity = like_similarity;
@@ -395,7 +405,7 @@ cg_cli_harvest (int    argc,
   sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
 
   if (!quiet)
-    fprintf (stderr, _("Harvest %" G_GINT64_FORMAT " of %s (model version %d, by %s) into %s\n"),
+    fprintf (stderr, _("Harvest %" PRId64 " of %s (model version %d, by %s) into %s\n"),
              cg_harvester_get_crawl_id (harvester), cg_site_model_get_site (cg_harvester_get_model (harvester)),
              cg_site_model_get_version (cg_harvester_get_model (harvester)),
              cg_harvest_strategy_to_string (cg_harvester_get_options (harvester)->strategy),

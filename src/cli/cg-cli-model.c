@@ -31,7 +31,10 @@ progress_cb (CgCrawler          *crawler,
 {
   if (cli->quiet || !cli->terminal)
     return;
-  fprintf (stderr, _("\r\033[KLearning: %u of at most %u pages"),
+  /* The terminal codes (back to the line's start, clear it) stay out of
+   * the translatable message. */
+  fputs ("\r\033[K", stderr);
+  fprintf (stderr, _("Learning: %u of at most %u pages"),
            cg_site_explorer_get_n_pages (cli->explorer), cli->max_pages);
   fflush (stderr);
 }

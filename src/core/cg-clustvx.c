@@ -12,6 +12,7 @@
 #include <libxml/tree.h>
 
 #include "cg-clustvx.h"
+#include "cg-text.h"
 #include "cg-url.h"
 
 G_DEFINE_QUARK (cg-clustvx-error-quark, cg_clustvx_error)
@@ -538,39 +539,6 @@ append_formatting_text (Builder    *b,
     }
 }
 
-static char *
-collapse_text (const char *raw)
-{
-  GString *out = g_string_sized_new (strlen (raw));
-  gboolean space = FALSE;
-  const char *p = raw;
-  g_autofree char *valid = NULL;
-
-  if (!g_utf8_validate (raw, -1, NULL))
-    p = valid = g_utf8_make_valid (raw, -1);
-
-  for (; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      /* Zero-width spaces and byte order marks are invisible. */
-      if (c == 0x200B || c == 0xFEFF)
-        continue;
-      if (g_unichar_isspace (c))
-        {
-          space = out->len > 0;
-          continue;
-        }
-      if (out->len >= CG_CLUSTVX_MAX_TEXT_LENGTH - 8)
-        break;
-      if (space)
-        g_string_append_c (out, ' ');
-      space = FALSE;
-      g_string_append_unichar (out, c);
-    }
-  return g_string_free (out, FALSE);
-}
-
 static void
 run_flush (Builder  *b,
            RunState *run)
@@ -581,7 +549,7 @@ run_flush (Builder  *b,
   if (!run->open)
     return;
   run->open = FALSE;
-  text = collapse_text (run->text->str);
+  text = cg_text_collapse (run->text->str, CG_CLUSTVX_MAX_TEXT_LENGTH);
   if (*text == '\0' || b->run_nodes->len == run->start)
     {
       g_ptr_array_set_size (b->run_nodes, run->start);
@@ -966,7 +934,7 @@ open_frame (Builder     *b,
       const char *src = image_source (b, entry->element);
 
       if (src != NULL && *src != '\0')
-        view->content = add_content (b, view_index, collapse_text (alt != NULL ? alt : ""), TRUE);
+        view->content = add_content (b, view_index, cg_text_collapse (alt, CG_CLUSTVX_MAX_TEXT_LENGTH), TRUE);
     }
   return frame;
 }
@@ -1364,6 +1332,21 @@ date_regex (void)
   return regex;
 }
 
+CgClustvxItemKind
+cg_clustvx_text_kind (const char *text)
+{
+  gsize length;
+
+  g_return_val_if_fail (text != NULL, CG_CLUSTVX_ITEM_TEXT);
+
+  length = strlen (text);
+  if (length <= MAX_KIND_TEXT && g_regex_match (price_regex (), text, 0, NULL))
+    return CG_CLUSTVX_ITEM_PRICE;
+  if (length <= MAX_KIND_TEXT && g_regex_match (date_regex (), text, 0, NULL))
+    return CG_CLUSTVX_ITEM_DATE;
+  return CG_CLUSTVX_ITEM_TEXT;
+}
+
 static xmlNodePtr
 enclosing_link (xmlNodePtr node)
 {
@@ -1393,7 +1376,6 @@ make_item (Builder *b,
   const View *view = &g_array_index (b->views, View, content->view);
   CgClustvxItem *item = g_new0 (CgClustvxItem, 1);
   xmlNodePtr link;
-  gsize length = strlen (content->text);
 
   item->text = g_strdup (content->text);
   item->xpath = view_xpath (b, content->view);
@@ -1426,15 +1408,12 @@ make_item (Builder *b,
     }
   else
     {
-      if (length <= MAX_KIND_TEXT && g_regex_match (price_regex (), item->text, 0, NULL))
-        item->kind = CG_CLUSTVX_ITEM_PRICE;
-      else if ((!view->is_text && strcmp (view->name, "time") == 0) ||
-               (length <= MAX_KIND_TEXT && g_regex_match (date_regex (), item->text, 0, NULL)))
+      /* A price or a date first, even inside a link; then a <time>. */
+      item->kind = cg_clustvx_text_kind (item->text);
+      if (item->kind == CG_CLUSTVX_ITEM_TEXT && !view->is_text && strcmp (view->name, "time") == 0)
         item->kind = CG_CLUSTVX_ITEM_DATE;
-      else if (item->href != NULL)
+      if (item->kind == CG_CLUSTVX_ITEM_TEXT && item->href != NULL)
         item->kind = CG_CLUSTVX_ITEM_LINK;
-      else
-        item->kind = CG_CLUSTVX_ITEM_TEXT;
       item->url = resolve (b, item->href);
     }
   return item;
@@ -1710,17 +1689,21 @@ segment_type_b (Builder   *b,
  * share of those nodes that one cluster with at most one member per node
  * covers (0 when no cluster has one member per node), and @mostly_single
  * says whether at least half of the clusters have at most one member per
- * node. */
+ * node; @max_clusters is the most clusters that have two members or more
+ * inside one node. */
 static guint
 level_nodes (Builder   *b,
              Candidate *candidate,
              guint      depth,
              double    *coverage,
              gboolean  *mostly_single,
-             double    *clusters_per_node)
+             double    *clusters_per_node,
+             guint     *max_clusters)
 {
   g_autoptr(GHashTable) nodes = g_hash_table_new (NULL, NULL);
   guint pairs = 0, best = 0, n_single = 0, n_multiple = 0;
+
+  *max_clusters = 0;
 
   for (guint c = 0; c < candidate->clusters->len; c++)
     {
@@ -1737,11 +1720,24 @@ level_nodes (Builder   *b,
           guint view = g_array_index (b->contents, Content, g_array_index (cluster->members, guint, m)).view;
           gpointer node = GUINT_TO_POINTER (ancestor_at_depth (b, view, depth));
 
-          if (g_hash_table_add (own, node))
+          guint seen = GPOINTER_TO_UINT (g_hash_table_lookup (own, node));
+
+          g_hash_table_insert (own, node, GUINT_TO_POINTER (seen + 1));
+          if (seen == 0)
             pairs++;
           else
             unique = FALSE;
-          g_hash_table_add (nodes, node);
+          /* A node where this cluster has a second member holds a list
+           * of its own. */
+          if (seen == 1)
+            {
+              guint n = GPOINTER_TO_UINT (g_hash_table_lookup (nodes, node)) + 1;
+
+              g_hash_table_insert (nodes, node, GUINT_TO_POINTER (n));
+              *max_clusters = MAX (*max_clusters, n);
+            }
+          else
+            g_hash_table_insert (nodes, node, g_hash_table_lookup (nodes, node));
         }
       if (unique)
         {
@@ -1769,8 +1765,12 @@ level_nodes (Builder   *b,
  * as long as the deeper nodes still look like records, holding items of
  * at least two clusters each on average (otherwise a record whose two
  * texts share an Xstring, <li><span>Fiction</span><span>60
- * books</span></li> on a plain page, would be cut in two); when the
- * search ends without such a level, the seed's level is taken. */
+ * books</span></li> on a plain page, would be cut in two), or as long as
+ * one of them holds lists of its own, three clusters or more with two
+ * members or more inside it: results shown in sections, each a heading
+ * and a table, whose rows are the records, and whose row clusters span
+ * the sections. When the search ends without such a level, the seed's
+ * level is taken. */
 static guint
 record_depth_type_a (Builder   *b,
                      Candidate *candidate)
@@ -1781,12 +1781,13 @@ record_depth_type_a (Builder   *b,
     {
       double coverage, per_node, deeper_coverage, deeper_per_node;
       gboolean single, deeper_single;
+      guint most, deeper_most;
 
-      level_nodes (b, candidate, depth, &coverage, &single, &per_node);
+      level_nodes (b, candidate, depth, &coverage, &single, &per_node, &most);
       if (single && coverage >= 0.5)
         return depth;
-      if (level_nodes (b, candidate, depth + 1, &deeper_coverage, &deeper_single, &deeper_per_node) < 2 ||
-          deeper_per_node < 2)
+      if (level_nodes (b, candidate, depth + 1, &deeper_coverage, &deeper_single, &deeper_per_node, &deeper_most) < 2 ||
+          (deeper_per_node < 2 && deeper_most < 3))
         break;
     }
   return lcp_depth + 1;
@@ -2250,6 +2251,82 @@ build_region (Builder              *b,
   return region;
 }
 
+/* Whether @node is one of @records' nodes or lies inside one. */
+static gboolean
+inside_records (GHashTable *records,
+                xmlNodePtr  node)
+{
+  for (xmlNodePtr n = node; n != NULL; n = n->parent)
+    if (g_hash_table_contains (records, n))
+      return TRUE;
+  return FALSE;
+}
+
+/* A page that shows its results in sections (titles, then names; products,
+ * then news), each a heading and a list, has a region whose records are
+ * the sections: the headings and the "more results" links recur once per
+ * section. The area of such a "record" is its list's, which is a region of
+ * its own, and counting it twice makes the sections outweigh the lists
+ * they hold. A region's area is therefore the area its records cover
+ * outside the regions nested in them (the outermost ones, each counted
+ * once). This departs from the seed, whose pages had one list each. */
+static void
+discount_nested_regions (GPtrArray *regions)
+{
+  g_autoptr(GArray) nested_area = g_array_sized_new (FALSE, TRUE, sizeof (double), regions->len);
+
+  g_array_set_size (nested_area, regions->len);
+  for (guint r = 0; r < regions->len; r++)
+    {
+      CgClustvxRegion *region = g_ptr_array_index (regions, r);
+      g_autoptr(GHashTable) records = g_hash_table_new (NULL, NULL);
+      g_autoptr(GPtrArray) nested = g_ptr_array_new ();
+
+      for (guint i = 0; i < region->records->len; i++)
+        {
+          CgClustvxRecord *record = g_ptr_array_index (region->records, i);
+
+          for (guint n = 0; n < record->nodes->len; n++)
+            g_hash_table_add (records, g_ptr_array_index (record->nodes, n));
+        }
+      for (guint o = 0; o < regions->len; o++)
+        {
+          CgClustvxRegion *other = g_ptr_array_index (regions, o);
+
+          if (o != r && other->node != region->node && inside_records (records, other->node))
+            g_ptr_array_add (nested, other);
+        }
+      for (guint o = 0; o < nested->len; o++)
+        {
+          CgClustvxRegion *other = g_ptr_array_index (nested, o);
+          gboolean outermost = TRUE;
+
+          for (guint p = 0; p < nested->len && outermost; p++)
+            {
+              CgClustvxRegion *outer = g_ptr_array_index (nested, p);
+
+              if (p != o && outer->node != other->node)
+                for (xmlNodePtr n = other->node->parent; n != NULL && outermost; n = n->parent)
+                  outermost = n != outer->node;
+            }
+          if (outermost)
+            g_array_index (nested_area, double, r) += other->area;
+        }
+    }
+  /* Areas change only once all are known: each discount reads the areas
+   * as measured. */
+  for (guint r = 0; r < regions->len; r++)
+    {
+      CgClustvxRegion *region = g_ptr_array_index (regions, r);
+      double discount = g_array_index (nested_area, double, r);
+
+      if (discount <= 0)
+        continue;
+      region->area = MAX (region->area - discount, 1.0);
+      region->visual_weight = region->area * region->items_per_record * region->items_per_record;
+    }
+}
+
 static int
 compare_regions (gconstpointer a,
                  gconstpointer c)
@@ -2457,6 +2534,7 @@ cg_clustvx_extract (htmlDocPtr               doc,
       g_ptr_array_add (regions, build_region (&b, candidate, spans, type));
     }
 
+  discount_nested_regions (regions);
   g_ptr_array_sort (regions, compare_regions);
 
   result = g_new0 (CgClustvxResult, 1);

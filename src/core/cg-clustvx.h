@@ -80,7 +80,11 @@ G_BEGIN_DECLS
  *    per child there: then it is the first deeper level whose nodes still
  *    hold items of two clusters or more and where most clusters have one
  *    member per node, so that grids (table/tr/td, a record per cell) and
- *    masonry columns of cards are cut at the cell and the card.
+ *    masonry columns of cards are cut at the cell and the card. The
+ *    search also goes deeper through nodes that hold lists of their own
+ *    (three clusters or more with several members inside one node), so
+ *    that results shown in sections, a heading and a table of rows each,
+ *    are cut at the rows rather than at the sections.
  *  - The seed's decision between types A and B (its Fig. 2.10) was lost.
  *    A region is of type B when a cluster with one member per child of
  *    the region element leaves gaps between its children that mostly hold
@@ -100,7 +104,12 @@ G_BEGIN_DECLS
  *    records cover, the sum of their boxes, rather than the region
  *    element's: a pager above and below a list has the list's container
  *    as its region element but covers two thin strips. On a plain page it
- *    is estimated from the records' text length and images.
+ *    is estimated from the records' text length and images. A region
+ *    whose records hold other regions (results shown in sections, each a
+ *    heading, a list and a "more" link) counts only the area its records
+ *    cover outside the outermost regions nested in them: otherwise the
+ *    sections, whose headings recur once each, would outweigh the lists
+ *    that are the page's data.
  *  - Items per record in the visual weight is the mean number of distinct
  *    attributes (item tag path and font, the region's Xstrings) that a
  *    record shares with another record of the region: an item no other
@@ -174,6 +183,13 @@ typedef enum {
 
 /* "text", "link", "image", "price", "date" */
 const char   *cg_clustvx_item_kind_to_string  (CgClustvxItemKind kind);
+
+/* What @text alone says of its kind: CG_CLUSTVX_ITEM_PRICE or
+ * CG_CLUSTVX_ITEM_DATE as above, else CG_CLUSTVX_ITEM_TEXT. Texts longer
+ * than a price or a date would be are text. The wrapper names the fields
+ * it finds on detail pages with it, so that a column has the same kind
+ * whichever of the two found it. */
+CgClustvxItemKind cg_clustvx_text_kind        (const char       *text);
 
 typedef enum {
   CG_CLUSTVX_RECORDS_TYPE_A,  /* one element per record */

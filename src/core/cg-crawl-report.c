@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "cg-crawl-report.h"
@@ -60,7 +61,7 @@ cg_crawl_report_build (CgProject  *project,
   if (sqlite3_step (crawl) != SQLITE_ROW)
     {
       g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
-                   _("The project has no crawl %" G_GINT64_FORMAT), crawl_id);
+                   _("The project has no crawl %" PRId64), crawl_id);
       return NULL;
     }
   g_string_append_printf (out, "Crawl %" G_GINT64_FORMAT " of %s: %s\n", crawl_id,

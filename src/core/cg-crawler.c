@@ -3,10 +3,12 @@
  * A crawl runs in a thread of its own, with its own main context, database
  * connection and libsoup session, so that neither the window nor the
  * command line ever waits for it. A second thread compresses and writes
- * the WARC records, which is most of a fast crawl's CPU (DESIGN.md); the
- * crawl thread meanwhile fetches, extracts links and keeps the frontier.
- * Signals are emitted in the main context that was current when
- * cg_crawler_start() was called.
+ * the WARC records, which is most of a fast crawl's CPU (DESIGN.md), and
+ * a small pool of parser threads extracts the links of fetched pages and
+ * computes their payload digests; the crawl thread meanwhile fetches and
+ * keeps the frontier and the link graph. Signals are emitted in the main
+ * context that was current when cg_crawler_start() was called, and only
+ * in the thread that runs it.
  *
  * Exactly once, whatever the moment of a kill: a page is marked done, with
  * its fetch and the place of its records, only after its records are in
@@ -27,6 +29,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
@@ -34,6 +37,7 @@
 
 #include "cg-crawl-log.h"
 #include "cg-crawler.h"
+#include "cg-dispatch.h"
 #include "cg-fetcher.h"
 #include "cg-frontier.h"
 #include "cg-links.h"
@@ -49,12 +53,22 @@
  * changes, so that a kill loses little work and locks are short. */
 #define MAX_CHANGES_PER_TRANSACTION 2000
 
+/* The crawl's database connection caches this many KiB of pages. */
+#define CRAWL_DB_CACHE_KIB 16384
+
 /* Documents per second are measured over this many ticks. */
 #define RATE_WINDOW_TICKS 25
 
-/* The WARC writer thread may fall this many pages behind before fetching
- * waits for it, which bounds the memory held by pending records. */
+/* The parsers and the WARC writer thread may together fall this many
+ * pages behind before fetching waits for them, which bounds the memory
+ * held by pages on their way to the archive. */
 #define MAX_PENDING_WRITES 256
+
+/* Threads that extract the links of fetched pages and compute their
+ * payload digests. Parsing HTML was a quarter of the crawl thread's work
+ * in the crawl throughput benchmark (tests/bench); done beside it, the
+ * crawl thread, the parsers and the WARC writer share the cores. */
+#define N_PARSE_THREADS 2
 
 /* The statements run for every page or link are prepared once per run:
  * compiling them again each time was the largest single cost of the
@@ -169,6 +183,10 @@ struct _CrawlRun
   char            *warc_dir;
   char            *warc_prefix;
 
+  /* The link extractors: a pool of ParseJob, and how many are out. */
+  GThreadPool     *parsers;
+  guint            parsing;
+
   /* The writer thread and its queue of WriteJob. */
   GThread         *writer_thread;
   GAsyncQueue     *write_queue;
@@ -253,8 +271,7 @@ report_event (CrawlRun         *run,
   data->kind = kind;
   data->url = g_strdup (url);
   data->message = g_strdup (message);
-  g_main_context_invoke_full (run->crawler->owner_context, G_PRIORITY_DEFAULT,
-                              emit_event_cb, data, event_data_free);
+  cg_dispatch_to_context (run->crawler->owner_context, emit_event_cb, data, event_data_free);
 }
 
 static gboolean
@@ -297,8 +314,7 @@ publish_stats (CrawlRun *run)
   self->stats = stats;
   g_mutex_unlock (&self->stats_lock);
 
-  g_main_context_invoke_full (self->owner_context, G_PRIORITY_DEFAULT, emit_progress_cb,
-                              g_object_ref (self), g_object_unref);
+  cg_dispatch_to_context (self->owner_context, emit_progress_cb, g_object_ref (self), g_object_unref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -561,6 +577,8 @@ write_job (CgWarcWriter *writer,
     .payload = payload != NULL ? g_bytes_get_data (payload, NULL) : NULL,
     .payload_length = payload != NULL ? g_bytes_get_size (payload) : 0,
     .truncated = (CgWarcTruncation) cg_fetch_result_get_truncated (result),
+    /* Computed by a parser to find duplicates. */
+    .payload_digest = job->revisit_uri == NULL ? job->payload_digest : NULL,
     .revisit_payload_digest = job->revisit_uri != NULL ? job->payload_digest : NULL,
     .revisit_target_uri = job->revisit_uri,
     .revisit_date = job->revisit_date,
@@ -593,7 +611,7 @@ writer_thread_main (gpointer user_data)
   while ((job = g_async_queue_pop (run->write_queue))->run != NULL)
     {
       write_job (run->writer, job);
-      g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT, write_done_cb, job, NULL);
+      cg_dispatch_to_context (run->context, write_done_cb, job, NULL);
     }
   g_free (job);
   return NULL;
@@ -901,16 +919,42 @@ report_to_driver (CrawlRun      *run,
   return TRUE;
 }
 
+/* One edge of the link graph. */
+static gboolean
+insert_link (CrawlRun    *run,
+             gint64       from_id,
+             gint64       to_id,
+             char         hop_char,
+             const char  *anchor,
+             GError     **error)
+{
+  sqlite3_stmt *stmt = run_stmt (run, RUN_STMT_INSERT_LINK, error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, from_id);
+  sqlite3_bind_int64 (stmt, 2, to_id);
+  sqlite3_bind_text (stmt, 3, (char[]) { hop_char, '\0' }, 1, SQLITE_TRANSIENT);
+  if (anchor != NULL && *anchor != '\0')
+    sqlite3_bind_text (stmt, 4, anchor, -1, SQLITE_TRANSIENT);
+  if (!run_stmt_done (run, stmt, error))
+    return FALSE;
+  changed (run);
+  return TRUE;
+}
+
+/* @known_host_key: the host key of @url if the caller has it, else NULL. */
 static gboolean
 add_link (CrawlRun              *run,
           const CgFrontierItem  *item,
           const char            *url,
           CgHopType              hop,
           const char            *anchor,
+          const char            *known_host_key,
           GError               **error)
 {
-  sqlite3_stmt *stmt;
-  g_autofree char *host_key = NULL;
+  g_autofree char *own_host_key = NULL;
+  const char *host_key = known_host_key;
   g_autofree char *detail = NULL;
   g_autofree char *hops = NULL;
   CgScopeVerdict verdict;
@@ -923,7 +967,14 @@ add_link (CrawlRun              *run,
   if (run->crawler->driven && (hop == CG_HOP_NAVLINK || hop == CG_HOP_SUBMIT))
     return TRUE;
 
-  host_key = cg_url_get_host_key (url, NULL);
+  /* A URL seen already is neither checked nor queued again: only the
+   * edge is new. Redirects go the long way, since a driven crawl follows
+   * where they lead. */
+  if (hop != CG_HOP_REDIRECT && cg_frontier_lookup_seen (run->frontier, url, &to_id))
+    return insert_link (run, item->id, to_id, hop_char, anchor, error);
+
+  if (host_key == NULL)
+    host_key = own_host_key = cg_url_get_host_key (url, NULL);
   if (host_key == NULL)
     return TRUE;
   hops = g_strdup_printf ("%s%c", item->hops != NULL ? item->hops : "", hop_char);
@@ -970,34 +1021,27 @@ add_link (CrawlRun              *run,
         }
     }
 
-  stmt = run_stmt (run, RUN_STMT_INSERT_LINK, error);
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (stmt, 1, item->id);
-  sqlite3_bind_int64 (stmt, 2, to_id);
-  sqlite3_bind_text (stmt, 3, (char[]) { hop_char, '\0' }, 1, SQLITE_TRANSIENT);
-  if (anchor != NULL && *anchor != '\0')
-    sqlite3_bind_text (stmt, 4, anchor, -1, SQLITE_TRANSIENT);
-  if (!run_stmt_done (run, stmt, error))
-    return FALSE;
-  changed (run);
-  return TRUE;
+  return insert_link (run, item->id, to_id, hop_char, anchor, error);
 }
 
+/* @host_keys: the host key of each link (or NULL), as the parser found. */
 static gboolean
 add_links (CrawlRun              *run,
            const CgFrontierItem  *item,
            GPtrArray             *links,
-           GPtrArray             *outlinks,
+           GPtrArray             *host_keys,
            GError               **error)
 {
   for (guint i = 0; i < links->len; i++)
     {
       const CgLink *link = g_ptr_array_index (links, i);
+      const char *host_key = g_ptr_array_index (host_keys, i);
 
-      g_ptr_array_add (outlinks, g_strdup_printf ("%s %c %s/@%s", link->url, cg_hop_type_to_char (link->hop),
-                                                  link->element, link->attribute));
-      if (!add_link (run, item, link->url, link->hop, link->text, error))
+      /* A link whose host key the parser could not find is no URL the
+       * crawl can fetch, as add_link() would find again. */
+      if (host_key == NULL)
+        continue;
+      if (!add_link (run, item, link->url, link->hop, link->text, host_key, error))
         return FALSE;
     }
   return TRUE;
@@ -1084,6 +1128,169 @@ fetch_failed (CrawlRun       *run,
   changed (run);
 }
 
+/* What a parser does with a fetched page. */
+typedef enum {
+  PARSE_NONE,   /* only the payload digest */
+  PARSE_HTML,
+  PARSE_CSS,
+} ParseKind;
+
+/* A fetched page on its way through a parser thread. The parser reads the
+ * page and fills in what it finds; nothing else touches the page until
+ * the parser hands it back to the crawl thread (parse_done_cb()). */
+typedef struct {
+  CrawlRun              *run;
+  WriteJob              *job;
+  ParseKind              kind;
+  gboolean               digest;
+  CgWarcDigestAlgorithm  algorithm;
+  char                  *content_type;  /* with its charset, for HTML */
+  /* Filled by the parser. */
+  GPtrArray             *links;         /* CgLink * */
+  GPtrArray             *host_keys;     /* char * (or NULL), one per link */
+  char                  *payload_digest;
+  GError                *link_error;
+} ParseJob;
+
+static void
+parse_job_free (ParseJob *parse)
+{
+  g_free (parse->content_type);
+  g_clear_pointer (&parse->links, g_ptr_array_unref);
+  g_clear_pointer (&parse->host_keys, g_ptr_array_unref);
+  g_free (parse->payload_digest);
+  g_clear_error (&parse->link_error);
+  g_free (parse);
+}
+
+static gboolean parse_done_cb (gpointer user_data);
+
+/* The length of "scheme://authority" at the start of @url, or 0. */
+static gsize
+authority_end (const char *url)
+{
+  const char *p = strstr (url, "://");
+
+  if (p == NULL)
+    return 0;
+  p += 3;
+  return (gsize) (p - url) + strcspn (p, "/?#");
+}
+
+/* In a parser thread: the links of a page, the host key of each, the
+ * outlinks of its metadata record and its payload digest. */
+static void
+parse_page_cb (gpointer data,
+               gpointer user_data)
+{
+  ParseJob *parse = data;
+  WriteJob *job = parse->job;
+  GBytes *decoded = cg_fetch_result_get_decoded_payload (job->result);
+  GBytes *payload = cg_fetch_result_get_payload (job->result);
+  const char *url = job->item->url;
+
+  if (parse->kind == PARSE_HTML)
+    parse->links = cg_links_extract_html (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
+                                          url, parse->content_type, &parse->link_error);
+  else if (parse->kind == PARSE_CSS)
+    parse->links = cg_links_extract_css (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
+                                         url, &parse->link_error);
+  if (parse->links != NULL)
+    {
+      /* The links of a page mostly share a scheme and authority, and the
+       * same "scheme://authority" has the same host key: it is worked out
+       * once for each run of links that share one. */
+      const char *previous_url = NULL;
+      const char *previous_key = NULL;
+      gsize previous_end = 0;
+
+      parse->host_keys = g_ptr_array_new_full (parse->links->len, g_free);
+      for (guint i = 0; i < parse->links->len; i++)
+        {
+          const CgLink *link = g_ptr_array_index (parse->links, i);
+          gsize end = authority_end (link->url);
+          char *host_key;
+
+          if (previous_key != NULL && end > 0 && end == previous_end &&
+              strncmp (link->url, previous_url, end) == 0)
+            host_key = g_strdup (previous_key);
+          else
+            host_key = cg_url_get_host_key (link->url, NULL);
+          g_ptr_array_add (parse->host_keys, host_key);
+          previous_url = link->url;
+          previous_key = host_key;
+          previous_end = end;
+          g_ptr_array_add (job->outlinks, g_strdup_printf ("%s %c %s/@%s", link->url, cg_hop_type_to_char (link->hop),
+                                                           link->element, link->attribute));
+        }
+    }
+  if (parse->digest)
+    parse->payload_digest = cg_warc_digest_compute (parse->algorithm, g_bytes_get_data (payload, NULL),
+                                                    g_bytes_get_size (payload));
+  cg_dispatch_to_context (parse->run->context, parse_done_cb, parse, NULL);
+}
+
+/* The end of a fetched page's way through the crawl thread: its links go
+ * to the frontier, its driver hears of it, and its records are queued for
+ * writing. @links and @host_keys come from a parser, or are NULL. */
+static gboolean
+finish_page (CrawlRun   *run,
+             WriteJob   *job,
+             GPtrArray  *links,
+             GPtrArray  *host_keys,
+             GError    **error)
+{
+  CgFrontierItem *item = job->item;
+
+  if (!ensure_transaction (run, error))
+    return FALSE;
+  if (links != NULL && !add_links (run, item, links, host_keys, error))
+    return FALSE;
+  if (!cg_fetch_result_is_redirect (job->result) &&
+      report_to_driver (run, item->url, TRUE, job->result, item->id) &&
+      run->crawler->driver.page_fields != NULL)
+    job->fields = run->crawler->driver.page_fields (run->crawler->driver.user_data, item->url, item->id);
+  queue_write (run, job);
+  return TRUE;
+}
+
+static gboolean
+parse_done_cb (gpointer user_data)
+{
+  ParseJob *parse = user_data;
+  CrawlRun *run = parse->run;
+  WriteJob *job = g_steal_pointer (&parse->job);
+  g_autoptr(GError) error = NULL;
+
+  run->parsing--;
+  /* A page whose links cannot be read is still archived as it is. */
+  if (parse->link_error != NULL)
+    g_debug ("No links from %s: %s", job->item->url, parse->link_error->message);
+
+  if (run->error != NULL)
+    {
+      /* The run has failed: nothing more is committed, and the page,
+       * still in flight in the database, is fetched again on resuming. */
+      write_job_free (job);
+    }
+  else
+    {
+      if (parse->payload_digest != NULL)
+        {
+          job->payload_digest = g_steal_pointer (&parse->payload_digest);
+          find_duplicate (run, job, NULL);
+        }
+      if (!finish_page (run, job, parse->links, parse->host_keys, &error))
+        {
+          write_job_free (job);
+          fail_run (run, g_steal_pointer (&error));
+        }
+    }
+  parse_job_free (parse);
+  pump (run);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 fetch_done_cb (GObject      *source,
                GAsyncResult *async_result,
@@ -1094,7 +1301,6 @@ fetch_done_cb (GObject      *source,
   CgFrontierItem *item = data->item;
   g_autoptr(CgFetchResult) result = cg_fetcher_fetch_finish (CG_FETCHER (source), async_result);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) links = NULL;
   const GError *fetch_error = cg_fetch_result_get_error (result);
   const char *content_type;
   GBytes *payload;
@@ -1167,44 +1373,43 @@ fetch_done_cb (GObject      *source,
       const char *location = cg_fetch_result_get_location (result);
 
       g_ptr_array_add (job->outlinks, g_strdup_printf ("%s R Location", location));
-      if (!add_link (run, item, location, CG_HOP_REDIRECT, NULL, &error))
+      if (!add_link (run, item, location, CG_HOP_REDIRECT, NULL, NULL, &error))
         goto failed;
     }
   else if (cg_fetch_result_get_status (result) / 100 == 2)
     {
       GBytes *decoded = cg_fetch_result_get_decoded_payload (result);
-      g_autoptr(GError) link_error = NULL;
+      ParseKind kind = PARSE_NONE;
+      gboolean digest = g_bytes_get_size (payload) > 0 &&
+                        cg_fetch_result_get_truncated (result) == CG_FETCH_TRUNCATED_NONE;
 
       if (decoded != NULL && is_html (content_type))
-        {
-          g_autofree char *full_type = g_strdup_printf ("%s%s%s", content_type,
-                                                        cg_fetch_result_get_charset (result) != NULL ? "; charset=" : "",
-                                                        cg_fetch_result_get_charset (result) != NULL ? cg_fetch_result_get_charset (result) : "");
-          links = cg_links_extract_html (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
-                                         item->url, full_type, &link_error);
-        }
+        kind = PARSE_HTML;
       else if (decoded != NULL && g_strcmp0 (content_type, "text/css") == 0)
-        links = cg_links_extract_css (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
-                                      item->url, &link_error);
-      /* A page whose links cannot be read is still archived as it is. */
-      if (link_error != NULL)
-        g_debug ("No links from %s: %s", item->url, link_error->message);
-      if (links != NULL && !add_links (run, item, links, job->outlinks, &error))
-        goto failed;
-
-      if (g_bytes_get_size (payload) > 0 && cg_fetch_result_get_truncated (result) == CG_FETCH_TRUNCATED_NONE)
+        kind = PARSE_CSS;
+      if (kind != PARSE_NONE || digest)
         {
-          job->payload_digest = cg_warc_digest_compute (run->config->digest, g_bytes_get_data (payload, NULL),
-                                                        g_bytes_get_size (payload));
-          find_duplicate (run, job, NULL);
+          ParseJob *parse = g_new0 (ParseJob, 1);
+
+          parse->run = run;
+          parse->job = job;
+          parse->kind = kind;
+          parse->digest = digest;
+          parse->algorithm = run->config->digest;
+          if (kind == PARSE_HTML)
+            parse->content_type = g_strdup_printf ("%s%s%s", content_type,
+                                                   cg_fetch_result_get_charset (result) != NULL ? "; charset=" : "",
+                                                   cg_fetch_result_get_charset (result) != NULL
+                                                     ? cg_fetch_result_get_charset (result) : "");
+          run->parsing++;
+          g_thread_pool_push (run->parsers, parse, NULL);
+          pump (run);
+          return;
         }
     }
 
-  if (!cg_fetch_result_is_redirect (result) &&
-      report_to_driver (run, item->url, TRUE, result, item->id) &&
-      run->crawler->driver.page_fields != NULL)
-    job->fields = run->crawler->driver.page_fields (run->crawler->driver.user_data, item->url, item->id);
-  queue_write (run, job);
+  if (!finish_page (run, job, NULL, NULL, &error))
+    goto failed;
   pump (run);
   return;
 
@@ -1489,7 +1694,7 @@ queue_driver_urls (CrawlRun  *run,
 static void
 maybe_finish (CrawlRun *run)
 {
-  if (run->in_flight == 0 && run->pending_writes == 0)
+  if (run->in_flight == 0 && run->pending_writes == 0 && run->parsing == 0)
     finish_run (run);
 }
 
@@ -1517,7 +1722,7 @@ pump (CrawlRun *run)
   if (g_atomic_int_get (&self->paused))
     return;
 
-  while (run->in_flight < run->config->max_connections && run->pending_writes < MAX_PENDING_WRITES)
+  while (run->in_flight < run->config->max_connections && run->pending_writes + run->parsing < MAX_PENDING_WRITES)
     {
       gint64 now = g_get_real_time ();
       gint64 wait = 0;
@@ -1556,7 +1761,8 @@ pump (CrawlRun *run)
           if (wait > 0)
             wake_in (run, wait);
           else if (cg_frontier_is_exhausted (run->frontier) && run->in_flight == 0 &&
-                   run->pending_writes == 0 && g_hash_table_size (run->robots_waiting) == 0 &&
+                   run->pending_writes == 0 && run->parsing == 0 &&
+                   g_hash_table_size (run->robots_waiting) == 0 &&
                    self->driven)
             {
               if (queue_driver_urls (run, &error))
@@ -1577,7 +1783,8 @@ pump (CrawlRun *run)
               maybe_finish (run);
             }
           else if (cg_frontier_is_exhausted (run->frontier) && run->in_flight == 0 &&
-                   run->pending_writes == 0 && g_hash_table_size (run->robots_waiting) == 0)
+                   run->pending_writes == 0 && run->parsing == 0 &&
+                   g_hash_table_size (run->robots_waiting) == 0)
             {
               run->finishing = TRUE;
               run->end = CG_CRAWL_END_DONE;
@@ -1648,7 +1855,7 @@ truncate_file (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Cannot cut the WARC file “%s” back to %" G_GUINT64_FORMAT " bytes: %s"),
+                   _("Cannot cut the WARC file “%s” back to %" PRIu64 " bytes: %s"),
                    path, size, g_strerror (saved_errno));
       return FALSE;
     }
@@ -1760,7 +1967,7 @@ reconcile_warc_files (CrawlRun  *run,
 
   if (cut > 0)
     {
-      g_autofree char *message = g_strdup_printf (_("Cut %" G_GUINT64_FORMAT " bytes of unfinished WARC records "
+      g_autofree char *message = g_strdup_printf (_("Cut %" PRIu64 " bytes of unfinished WARC records "
                                                     "left by an interrupted run; their pages are fetched again"),
                                                   cut);
       report_event (run, CG_CRAWL_EVENT_REPAIRED, NULL, message);
@@ -1976,6 +2183,11 @@ set_up_run (CrawlRun  *run,
   run->store = cg_store_open (db_path, error);
   if (run->store == NULL)
     return FALSE;
+  /* The crawl looks up URLs and writes the link graph all the time: a
+   * page cache larger than SQLite's 2 MiB default keeps the indexes it
+   * searches in memory instead of reading them back from the file. */
+  if (!cg_store_exec (run->store, "PRAGMA cache_size = -" G_STRINGIFY (CRAWL_DB_CACHE_KIB), error))
+    return FALSE;
 
   run->warc_dir = cg_project_get_warc_dir (self->project);
   run->warc_prefix = g_strdup_printf ("%s-%" G_GINT64_FORMAT, config->warc_prefix, run->crawl_id);
@@ -2062,8 +2274,10 @@ tear_down_run (CrawlRun *run)
   /* Let the writer finish what it has, then stop it. */
   if (run->writer_thread != NULL)
     {
-      while (run->pending_writes > 0)
+      while (run->pending_writes > 0 || run->parsing > 0)
         g_main_context_iteration (run->context, TRUE);
+      if (run->parsers != NULL)
+        g_thread_pool_free (g_steal_pointer (&run->parsers), FALSE, TRUE);
       stop = g_new0 (WriteJob, 1);
       g_async_queue_push (run->write_queue, stop);
       g_thread_join (run->writer_thread);
@@ -2113,6 +2327,9 @@ crawl_thread_main (gpointer user_data)
     }
   else
     {
+      /* libxml2 must set up its globals before threads parse at once. */
+      xmlInitParser ();
+      run->parsers = g_thread_pool_new (parse_page_cb, NULL, N_PARSE_THREADS, TRUE, NULL);
       run->writer_thread = g_thread_new ("cg-warc-writer", writer_thread_main, run);
       run->tick_source = g_timeout_source_new (CG_CRAWLER_TICK_MS);
       g_source_set_callback (run->tick_source, tick_cb, run, NULL);
@@ -2120,7 +2337,7 @@ crawl_thread_main (gpointer user_data)
       cg_scope_start_clock (run->scope, g_get_monotonic_time ());
 
       pump (run);
-      if (!run->finishing || run->in_flight > 0 || run->pending_writes > 0)
+      if (!run->finishing || run->in_flight > 0 || run->pending_writes > 0 || run->parsing > 0)
         g_main_loop_run (run->loop);
     }
 
@@ -2202,7 +2419,7 @@ crawl_thread_outer (gpointer user_data)
   CgCrawler *self = run->crawler;
 
   crawl_thread_main (run);
-  g_main_context_invoke (self->owner_context, finished_cb, self);
+  cg_dispatch_to_context (self->owner_context, finished_cb, self, NULL);
   return NULL;
 }
 
@@ -2348,14 +2565,14 @@ cg_crawler_new_for_crawl (CgProject  *project,
   if (sqlite3_step (stmt) != SQLITE_ROW)
     {
       g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL,
-                   _("The project “%s” has no crawl %" G_GINT64_FORMAT),
+                   _("The project “%s” has no crawl %" PRId64),
                    cg_project_get_folder (project), crawl_id);
       return NULL;
     }
   config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), error);
   if (config == NULL || !cg_crawl_config_validate (config, error))
     {
-      g_prefix_error (error, _("Crawl %" G_GINT64_FORMAT ": "), crawl_id);
+      g_prefix_error (error, _("Crawl %" PRId64 ": "), crawl_id);
       return NULL;
     }
   return crawler_new (project, g_steal_pointer (&config), crawl_id, error);
@@ -2484,7 +2701,7 @@ static void
 poke (CgCrawler *self)
 {
   if (self->run != NULL)
-    g_main_context_invoke (self->run->context, poke_cb, self->run);
+    cg_dispatch_to_context (self->run->context, poke_cb, self->run, NULL);
 }
 
 void

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cg-export.h"
+#include "cg-record-regions.h"
 #include "cg-record-store.h"
 #include "cg-wrapper.h"
 
@@ -292,76 +293,65 @@ cg_export_pages (CgProject       *project,
 
 /* --- Records ------------------------------------------------------------- */
 
-static const char * const record_fixed_columns[] = { "class", "url", "region", "position", NULL };
+static const char * const record_fixed_columns[] = { "class", "url", "region", "region_index", "position", NULL };
 
-/* The header of a class's records: the fixed columns, then the wrapper's
- * columns in its order, then any other column its stored records have
- * (records extracted by an older wrapper). */
+/* The header of a class's records: the fixed columns, then the fields of
+ * the regions written (the wrapper's columns in its order, then any other
+ * column their stored records have, from an older wrapper). */
 static GStrv
-record_columns (CgStore    *store,
-                gint64      model_id,
-                const char *class_name,
-                GPtrArray  *records)
+record_columns (CgRecordRegions *regions,
+                int              region)
 {
-  g_autoptr(CgStoredWrapper) stored = cg_record_store_load_wrapper (store, model_id, class_name, NULL);
-  g_autoptr(CgWrapper) wrapper = stored != NULL ? cg_wrapper_new_from_json (stored->definition, NULL) : NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  g_auto(GStrv) wrapper_names = wrapper != NULL ? cg_wrapper_list_column_names (wrapper) : NULL;
-  GStrvBuilder *builder = g_strv_builder_new ();
-  GStrv columns;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
-  for (guint i = 0; wrapper_names != NULL && wrapper_names[i] != NULL; i++)
-    if (g_hash_table_add (seen, wrapper_names[i]))
-      g_ptr_array_add (names, wrapper_names[i]);
-  for (guint r = 0; r < records->len; r++)
-    {
-      CgRecord *record = g_ptr_array_index (records, r);
-
-      if (g_strcmp0 (record->class_name, class_name) != 0)
-        continue;
-      for (guint c = 0; record->columns[c] != NULL; c++)
-        if (g_hash_table_add (seen, record->columns[c]))
-          g_ptr_array_add (names, record->columns[c]);
-    }
   g_strv_builder_addv (builder, (const char **) record_fixed_columns);
-  for (guint i = 0; i < names->len; i++)
+  for (guint r = 0; r < cg_record_regions_get_n_regions (regions); r++)
     {
-      const char *name = g_ptr_array_index (names, i);
+      const CgRecordRegion *shown = cg_record_regions_get_region (regions, r);
 
-      if (g_strv_contains (record_fixed_columns, name))
+      if (region != CG_EXPORT_REGION_ALL && (guint) region != r)
+        continue;
+      for (guint c = 0; shown->columns[c] != NULL; c++)
         {
-          g_autofree char *renamed = g_strconcat ("field_", name, NULL);
+          const char *name = shown->columns[c];
 
-          g_strv_builder_add (builder, renamed);
+          if (!g_hash_table_add (seen, (gpointer) name))
+            continue;
+          if (g_strv_contains (record_fixed_columns, name))
+            {
+              g_autofree char *renamed = g_strconcat ("field_", name, NULL);
+
+              g_strv_builder_add (builder, renamed);
+            }
+          else
+            g_strv_builder_add (builder, name);
         }
-      else
-        g_strv_builder_add (builder, name);
     }
-  columns = g_strv_builder_end (builder);
-  g_strv_builder_unref (builder);
-  return columns;
+  return g_strv_builder_end (builder);
 }
 
+/* @region: an index of @regions or CG_EXPORT_REGION_ALL. */
 static gboolean
-write_class_records (CgStore         *store,
-                     gint64           model_id,
-                     const char      *class_name,
-                     GPtrArray       *records,
+write_class_records (GPtrArray       *records,
+                     CgRecordRegions *regions,
+                     int              region,
                      CgExportFormat   format,
                      GOutputStream   *out,
                      GError         **error)
 {
-  g_auto(GStrv) columns = record_columns (store, model_id, class_name, records);
+  g_auto(GStrv) columns = record_columns (regions, region);
   g_autoptr(CgTableWriter) writer = cg_table_writer_new (out, format, (const char * const *) columns, error);
   g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n_fixed = G_N_ELEMENTS (record_fixed_columns) - 1;
   guint n_columns = g_strv_length (columns);
   g_autofree const char **values = g_new0 (const char *, n_columns + 1);
 
   if (writer == NULL)
     return FALSE;
+  cg_table_writer_set_numeric (writer, "region_index");
   cg_table_writer_set_numeric (writer, "position");
-  for (guint i = G_N_ELEMENTS (record_fixed_columns) - 1; i < n_columns; i++)
+  for (guint i = n_fixed; i < n_columns; i++)
     {
       const char *name = columns[i];
 
@@ -373,23 +363,93 @@ write_class_records (CgStore         *store,
   for (guint r = 0; r < records->len; r++)
     {
       CgRecord *record = g_ptr_array_index (records, r);
+      guint record_region = cg_record_regions_get_record_region (regions, r);
+      g_autofree char *region_index = NULL;
       g_autofree char *position = NULL;
 
-      if (g_strcmp0 (record->class_name, class_name) != 0)
+      if (region != CG_EXPORT_REGION_ALL && (guint) region != record_region)
         continue;
+      region_index = g_strdup_printf ("%u", record_region);
       position = g_strdup_printf ("%u", record->position);
       for (guint i = 0; i < n_columns; i++)
         values[i] = NULL;
       values[0] = record->class_name;
       values[1] = record->url;
       values[2] = record->region;
-      values[3] = position;
+      values[3] = region_index;
+      values[4] = position;
       for (guint c = 0; record->columns[c] != NULL; c++)
-        values[GPOINTER_TO_UINT (g_hash_table_lookup (index, record->columns[c]))] = record->values[c];
+        {
+          gpointer at;
+
+          /* Every column of the records written is in the header. */
+          if (g_hash_table_lookup_extended (index, record->columns[c], NULL, &at))
+            values[GPOINTER_TO_UINT (at)] = record->values[c];
+        }
       if (!cg_table_writer_write_row (writer, values, error))
         return FALSE;
     }
   return TRUE;
+}
+
+/* The records of one class and which region each is in. */
+static gboolean
+export_class (CgProject       *project,
+              CgSiteModel     *model,
+              const char      *class_name,
+              int              region,
+              CgExportFormat   format,
+              GOutputStream   *out,
+              GError         **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  gint64 model_id = cg_site_model_get_id (model);
+  g_autoptr(GError) wrapper_error = NULL;
+  g_autoptr(CgStoredWrapper) wrapper = cg_record_store_load_wrapper (store, model_id, class_name, &wrapper_error);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(CgRecordRegions) regions = NULL;
+  guint n_regions;
+
+  /* Without its wrapper (or with one that cannot be read) a class's
+   * records are still written, grouped by their own regions. */
+  if (wrapper == NULL && !g_error_matches (wrapper_error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&wrapper_error));
+      return FALSE;
+    }
+  records = cg_record_store_list (store, model_id, class_name, error);
+  if (records == NULL)
+    return FALSE;
+  regions = cg_record_regions_new (wrapper != NULL ? wrapper->definition : NULL, records);
+  n_regions = cg_record_regions_get_n_regions (regions);
+  if (region == CG_EXPORT_REGION_MAIN)
+    region = cg_record_regions_get_main (regions);
+  if (region >= 0 && (guint) region >= n_regions)
+    {
+      if (n_regions == 0)
+        g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_REGION,
+                     _("The class “%s” has no region of records: there is no region %d"), class_name, region);
+      else if (n_regions == 1)
+        g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_REGION,
+                     _("The class “%s” has one region of records, 0: there is no region %d"), class_name, region);
+      else
+        g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_REGION,
+                     _("The class “%s” has regions of records 0 to %u: there is no region %d"),
+                     class_name, n_regions - 1, region);
+      return FALSE;
+    }
+  if (region >= 0 && cg_record_regions_get_region (regions, region)->n_records == 0)
+    {
+      g_autofree char *name = cg_record_regions_describe (regions, region);
+
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
+                   _("The region %d (%s) of the class “%s” has no extracted records"), region, name, class_name);
+      return FALSE;
+    }
+  /* A class without records and no region chosen writes nothing. */
+  if (region < 0 && region != CG_EXPORT_REGION_ALL)
+    return TRUE;
+  return write_class_records (records, regions, region, format, out, error);
 }
 
 GStrv
@@ -426,15 +486,32 @@ cg_export_records (CgProject       *project,
                    GOutputStream   *out,
                    GError         **error)
 {
-  CgStore *store = cg_project_get_store (project);
-  gint64 model_id = cg_site_model_get_id (model);
-  g_autoptr(GPtrArray) records = NULL;
+  return cg_export_records_full (project, model, class_name, CG_EXPORT_REGION_ALL, format, out, error);
+}
+
+gboolean
+cg_export_records_full (CgProject       *project,
+                        CgSiteModel     *model,
+                        const char      *class_name,
+                        int              region,
+                        CgExportFormat   format,
+                        GOutputStream   *out,
+                        GError         **error)
+{
+  g_autoptr(GHashTable) counts = NULL;
   g_auto(GStrv) classes = NULL;
+  guint total = 0;
 
   if (format != CG_EXPORT_CSV && format != CG_EXPORT_TSV && format != CG_EXPORT_JSONL)
     {
       g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_FORMAT,
                    _("Records can be exported as jsonl, csv or tsv, not %s"), cg_export_format_to_string (format));
+      return FALSE;
+    }
+  if (region < CG_EXPORT_REGION_ALL)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_REGION,
+                   _("%d is not a region: regions are numbered from 0"), region);
       return FALSE;
     }
   if (class_name != NULL && cg_site_model_get_class (model, class_name) == NULL)
@@ -459,10 +536,12 @@ cg_export_records (CgProject       *project,
                    g_strv_length (classes), cg_export_format_to_string (format));
       return FALSE;
     }
-  records = cg_record_store_list (store, model_id, class_name, error);
-  if (records == NULL)
+  counts = cg_record_store_count_by_class (cg_project_get_store (project), cg_site_model_get_id (model), error);
+  if (counts == NULL)
     return FALSE;
-  if (records->len == 0)
+  for (guint i = 0; classes[i] != NULL; i++)
+    total += GPOINTER_TO_UINT (g_hash_table_lookup (counts, classes[i]));
+  if (total == 0)
     {
       if (class_name != NULL)
         g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
@@ -475,7 +554,7 @@ cg_export_records (CgProject       *project,
       return FALSE;
     }
   for (guint i = 0; classes[i] != NULL; i++)
-    if (!write_class_records (store, model_id, classes[i], records, format, out, error))
+    if (!export_class (project, model, classes[i], region, format, out, error))
       return FALSE;
   return TRUE;
 }

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 typedef enum {
   CG_EXPORT_ERROR_FORMAT,   /* a format that does not fit what is exported */
   CG_EXPORT_ERROR_EMPTY,    /* nothing of that kind in the project */
+  CG_EXPORT_ERROR_REGION,   /* a region of records the class does not have */
 } CgExportError;
 
 typedef enum {
@@ -61,15 +62,35 @@ gboolean    cg_export_pages              (CgProject       *project,
 
 /* The data records of @model's class @class_name, or of every class when
  * it is NULL, one row per record with "class", "url" (of its page),
- * "region" (the XPath of its region in the page), "position" (its place in
- * the page, from 0) and its fields by column name, in the order of the
- * class's wrapper. A field named like one of the first four is written as
- * "field_NAME". JSON Lines takes any number of classes; CSV and TSV, whose
- * rows share one header, take one class (CG_EXPORT_ERROR_FORMAT
- * otherwise). Fails with CG_EXPORT_ERROR_EMPTY when there is no record. */
+ * "region" (the XPath of its region in the page), "region_index" (its
+ * region's index, see cg-record-regions.h: the wrapper's regions in rank
+ * order, 0 the main one), "position" (its place in the page, from 0) and
+ * its fields by column name, in the order of the class's wrapper. A field
+ * named like one of the first five is written as "field_NAME". JSON Lines
+ * takes any number of classes; CSV and TSV, whose rows share one header,
+ * take one class (CG_EXPORT_ERROR_FORMAT otherwise). Fails with
+ * CG_EXPORT_ERROR_EMPTY when there is no record. Every region is
+ * written. */
 gboolean    cg_export_records            (CgProject       *project,
                                           CgSiteModel     *model,
                                           const char      *class_name,
+                                          CgExportFormat   format,
+                                          GOutputStream   *out,
+                                          GError         **error);
+
+/* Which records of a class cg_export_records_full() writes: those of the
+ * region with this index, or: */
+#define CG_EXPORT_REGION_MAIN (-1)  /* those of the class's main region */
+#define CG_EXPORT_REGION_ALL  (-2)  /* every record, whatever its region */
+
+/* The same, for the records of one region of each class (@region: an
+ * index, or one of the above): the columns are then that region's only.
+ * Fails with CG_EXPORT_ERROR_REGION when a class has no region @region,
+ * and with CG_EXPORT_ERROR_EMPTY when a region has no record. */
+gboolean    cg_export_records_full       (CgProject       *project,
+                                          CgSiteModel     *model,
+                                          const char      *class_name,
+                                          int              region,
                                           CgExportFormat   format,
                                           GOutputStream   *out,
                                           GError         **error);

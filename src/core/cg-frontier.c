@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "cg-frontier.h"
@@ -31,6 +32,19 @@ typedef struct {
   gint64         ready_at;
   GSequenceIter *ready_iter;
 } Host;
+
+/* A URL of the seen set with its id, in the seen cache. */
+typedef struct {
+  gint64 id;
+  char   url[];
+} SeenEntry;
+
+/* The seen cache keeps at most this many URLs: a few MiB, whatever the
+ * size of the crawl. Most links of a site are to the same pages (menus,
+ * footers, pagination), so most lookups are answered here instead of by
+ * an index search in SQLite, which was the largest cost of adding a link
+ * in the crawl throughput benchmark (tests/bench). */
+#define SEEN_CACHE_SIZE 65536
 
 typedef enum {
   STMT_FIND_URL,
@@ -77,6 +91,7 @@ struct _CgFrontier
   GSequence    *ready;          /* Host *, by ready_at then id */
   guint64       counts[CG_URL_N_STATES];
   guint         in_flight;
+  GHashTable   *seen_cache;     /* char * (in the entry) → SeenEntry * (owned) */
 };
 
 G_DEFINE_FINAL_TYPE (CgFrontier, cg_frontier, G_TYPE_OBJECT)
@@ -152,6 +167,7 @@ cg_frontier_finalize (GObject *object)
   g_clear_pointer (&self->ready, g_sequence_free);
   g_clear_pointer (&self->hosts_by_id, g_hash_table_unref);
   g_clear_pointer (&self->hosts_by_key, g_hash_table_unref);
+  g_clear_pointer (&self->seen_cache, g_hash_table_unref);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (cg_frontier_parent_class)->finalize (object);
@@ -169,6 +185,27 @@ cg_frontier_init (CgFrontier *self)
   self->hosts_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) host_free);
   self->hosts_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->ready = g_sequence_new (NULL);
+  self->seen_cache = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+}
+
+/* Remembers that @url is in the seen set with @id. A full cache is
+ * emptied rather than kept in order of use: the URLs that matter come
+ * back at once, and the cost of keeping an order would be paid on every
+ * lookup. */
+static void
+remember_seen (CgFrontier *self,
+               const char *url,
+               gint64      id)
+{
+  gsize length = strlen (url);
+  SeenEntry *entry;
+
+  if (g_hash_table_size (self->seen_cache) >= SEEN_CACHE_SIZE)
+    g_hash_table_remove_all (self->seen_cache);
+  entry = g_malloc (sizeof (SeenEntry) + length + 1);
+  entry->id = id;
+  memcpy (entry->url, url, length + 1);
+  g_hash_table_replace (self->seen_cache, entry->url, entry);
 }
 
 /* Returns the cached statement, reset and with its bindings cleared. */
@@ -331,9 +368,16 @@ find_url (CgFrontier  *self,
           gint64      *out_id,
           GError     **error)
 {
-  sqlite3_stmt *s = stmt (self, STMT_FIND_URL, error);
+  SeenEntry *entry = g_hash_table_lookup (self->seen_cache, url);
+  sqlite3_stmt *s;
   int rc;
 
+  if (entry != NULL)
+    {
+      *out_id = entry->id;
+      return TRUE;
+    }
+  s = stmt (self, STMT_FIND_URL, error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, self->crawl_id);
@@ -341,6 +385,8 @@ find_url (CgFrontier  *self,
   rc = sqlite3_step (s);
   *out_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : -1;
   sqlite3_reset (s);
+  if (*out_id >= 0)
+    remember_seen (self, url, *out_id);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return cg_store_step_done (self->store, s, error);
   return TRUE;
@@ -399,6 +445,7 @@ insert_url (CgFrontier  *self,
   sqlite3_reset (s);
 
   id = sqlite3_last_insert_rowid (cg_store_get_db (self->store));
+  remember_seen (self, url, id);
   self->counts[state]++;
   if (state == CG_URL_QUEUED)
     {
@@ -439,6 +486,31 @@ cg_frontier_add (CgFrontier  *self,
 {
   return insert_url (self, url, host_key, depth, hops, via_id, priority,
                      CG_URL_QUEUED, NULL, out_url_id, out_is_new, error);
+}
+
+/**
+ * cg_frontier_lookup_seen:
+ * @out_url_id: (out): the URL's id when it is known
+ *
+ * Whether @url is known, without asking the database, to be in the seen
+ * set already: the frontier keeps a bounded cache of the URLs it added
+ * or found lately. FALSE means only that the cache does not know.
+ */
+gboolean
+cg_frontier_lookup_seen (CgFrontier *self,
+                         const char *url,
+                         gint64     *out_url_id)
+{
+  SeenEntry *entry;
+
+  g_return_val_if_fail (CG_IS_FRONTIER (self), FALSE);
+  g_return_val_if_fail (url != NULL && out_url_id != NULL, FALSE);
+
+  entry = g_hash_table_lookup (self->seen_cache, url);
+  if (entry == NULL)
+    return FALSE;
+  *out_url_id = entry->id;
+  return TRUE;
 }
 
 /**

@@ -56,6 +56,9 @@ gboolean        cg_frontier_add               (CgFrontier      *self,
                                                gint64          *out_url_id,
                                                gboolean        *out_is_new,
                                                GError         **error);
+gboolean        cg_frontier_lookup_seen       (CgFrontier      *self,
+                                               const char      *url,
+                                               gint64          *out_url_id);
 gboolean        cg_frontier_add_skipped       (CgFrontier      *self,
                                                const char      *url,
                                                const char      *host_key,

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
@@ -40,7 +41,7 @@ crawl_exists (CgStore  *store,
   if (sqlite3_step (stmt) != SQLITE_ROW)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
-                   _("The project has no crawl %" G_GINT64_FORMAT), crawl_id);
+                   _("The project has no crawl %" PRId64), crawl_id);
       return FALSE;
     }
   return TRUE;
@@ -80,7 +81,7 @@ load_pages (CgStore  *store,
     }
   if (rc != SQLITE_DONE)
     {
-      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL, _("Cannot read the pages of crawl %" G_GINT64_FORMAT ": %s"),
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL, _("Cannot read the pages of crawl %" PRId64 ": %s"),
                    crawl_id, sqlite3_errmsg (cg_store_get_db (store)));
       return NULL;
     }
@@ -106,6 +107,73 @@ count_fetches (CgStore     *store,
   return sqlite3_step (stmt) == SQLITE_ROW ? (guint) sqlite3_column_int64 (stmt, 0) : 0;
 }
 
+/* The state the harvester keeps of the harvest @crawl_id (see
+ * cg-harvester.c), or NULL when it cannot be read. */
+static JsonObject *
+harvest_state (CgProject   *project,
+               gint64       crawl_id,
+               JsonParser  *parser)
+{
+  g_autofree char *name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".json", crawl_id);
+  g_autofree char *path = g_build_filename (cg_project_get_folder (project), "harvests", name, NULL);
+  JsonNode *root;
+
+  if (!json_parser_load_from_file (parser, path, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+  return json_node_get_object (root);
+}
+
+gint64
+cg_harvest_get_reused_crawl (CgProject *project,
+                             gint64     crawl_id)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *state;
+  JsonNode *node;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), 0);
+
+  if (crawl_id <= 0 || (state = harvest_state (project, crawl_id, parser)) == NULL)
+    return 0;
+  node = json_object_get_member (state, "reused_crawl");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return 0;
+  return MAX (json_node_get_int (node), 0);
+}
+
+/* The pages of the harvest @crawl_id: those it fetched, and those of the
+ * learning crawl it read back instead. */
+static GHashTable *
+load_harvest_pages (CgProject  *project,
+                    gint64      crawl_id,
+                    GError    **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_autoptr(GHashTable) pages = load_pages (store, crawl_id, error);
+  g_autoptr(GHashTable) reused = NULL;
+  gint64 reused_crawl = cg_harvest_get_reused_crawl (project, crawl_id);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (pages == NULL || reused_crawl <= 0)
+    return g_steal_pointer (&pages);
+  reused = load_pages (store, reused_crawl, error);
+  if (reused == NULL)
+    return NULL;
+  g_hash_table_iter_init (&iter, reused);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (pages, key))
+      {
+        g_hash_table_insert (pages, g_strdup (key), value);
+        g_hash_table_iter_steal (&iter);
+        g_free (key);
+      }
+  return g_steal_pointer (&pages);
+}
+
 /* Whether the harvest @crawl_id sent conditional requests: what its
  * options, kept in the project (see cg-harvester.c), say; TRUE when they
  * cannot be read, the default. */
@@ -113,19 +181,13 @@ static gboolean
 harvest_was_conditional (CgProject *project,
                          gint64     crawl_id)
 {
-  g_autofree char *name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".json", crawl_id);
-  g_autofree char *path = g_build_filename (cg_project_get_folder (project), "harvests", name, NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
-  JsonObject *options;
+  JsonObject *state = harvest_state (project, crawl_id, parser);
+  JsonNode *options = state != NULL ? json_object_get_member (state, "options") : NULL;
 
-  if (!json_parser_load_from_file (parser, path, NULL))
+  if (options == NULL || !JSON_NODE_HOLDS_OBJECT (options))
     return TRUE;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
-      (options = json_object_get_object_member (json_node_get_object (root), "options")) == NULL)
-    return TRUE;
-  return json_object_get_boolean_member_with_default (options, "conditional", TRUE);
+  return json_object_get_boolean_member_with_default (json_node_get_object (options), "conditional", TRUE);
 }
 
 static CgHarvestClassChanges *
@@ -186,10 +248,10 @@ cg_harvest_report_compute (CgProject  *project,
   if (!crawl_exists (store, crawl_id, error) ||
       (previous_crawl_id > 0 && !crawl_exists (store, previous_crawl_id, error)))
     return NULL;
-  current = load_pages (store, crawl_id, error);
+  current = load_harvest_pages (project, crawl_id, error);
   if (current == NULL)
     return NULL;
-  previous = previous_crawl_id > 0 ? load_pages (store, previous_crawl_id, error)
+  previous = previous_crawl_id > 0 ? load_harvest_pages (project, previous_crawl_id, error)
                                    : g_hash_table_new (g_str_hash, g_str_equal);
   if (previous == NULL)
     return NULL;
@@ -242,7 +304,7 @@ cg_harvest_report_compute (CgProject  *project,
                                "SELECT count(*) FROM fetches f JOIN urls u ON u.id = f.url_id "
                                "WHERE f.crawl_id = ?1 AND EXISTS (SELECT 1 FROM fetches p JOIN urls v ON v.id = p.url_id "
                                "  JOIN crawls c ON c.id = p.crawl_id "
-                               "  WHERE c.kind = 'harvest' AND p.crawl_id <= ?2 AND v.url = u.url "
+                               "  WHERE ((c.kind = 'harvest' AND p.crawl_id <= ?2) OR p.crawl_id = ?3) AND v.url = u.url "
                                "    AND (p.status / 100 = 2 OR p.status = 304) AND p.payload_digest IS NOT NULL "
                                "    AND (p.etag IS NOT NULL OR p.last_modified IS NOT NULL))",
                                error);
@@ -250,6 +312,7 @@ cg_harvest_report_compute (CgProject  *project,
         return NULL;
       sqlite3_bind_int64 (stmt, 1, crawl_id);
       sqlite3_bind_int64 (stmt, 2, previous_crawl_id);
+      sqlite3_bind_int64 (stmt, 3, cg_harvest_get_reused_crawl (project, previous_crawl_id));
       if (sqlite3_step (stmt) == SQLITE_ROW)
         report->n_conditional = (guint) sqlite3_column_int64 (stmt, 0);
     }

@@ -44,6 +44,11 @@ CgHarvestReport  *cg_harvest_report_compute     (CgProject        *project,
                                                  gint64            crawl_id,
                                                  gint64            previous_crawl_id,
                                                  GError          **error);
+/* The learning crawl whose pages the harvest @crawl_id read back instead
+ * of fetching them (cg-harvester.c), or 0. Its pages count as the
+ * harvest's in the report, where the harvest did not fetch them itself. */
+gint64            cg_harvest_get_reused_crawl   (CgProject        *project,
+                                                 gint64            crawl_id);
 /* The totals of all classes (class_name NULL). */
 void              cg_harvest_report_get_totals  (const CgHarvestReport *report,
                                                  CgHarvestClassChanges *out_totals);

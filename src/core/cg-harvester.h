@@ -35,6 +35,11 @@ typedef enum {
 #define CG_HARVEST_DEFAULT_LIKE_MAP_PAGES    3000   /* pages mapped breadth-first by a by-example harvest */
 #define CG_HARVEST_DEFAULT_LIKE_SIMILARITY   0.8    /* RTDM similarity that makes a page "like" the sample */
 #define CG_HARVEST_MAX_CLASS_WAIT_MS         (10 * 60 * 1000)
+/* Patterns, pruned: a pattern is dropped once its last this many pages
+ * brought fewer new distinct 2-grams, on the mean, than this share of the
+ * harvest's mean per page (see cg-harvester.c). */
+#define CG_HARVEST_PRUNE_PAGES               8
+#define CG_HARVEST_PRUNE_MIN_YIELD           0.2
 
 typedef struct {
   CgHarvestStrategy  strategy;
@@ -46,6 +51,8 @@ typedef struct {
   double             like_similarity;      /* 0: CG_HARVEST_DEFAULT_LIKE_SIMILARITY */
   gboolean           conditional;          /* re-harvest: requests conditional on earlier harvests' copies (default TRUE) */
   CgCrawlConfig     *crawl;                /* fetching, scope, politeness, limits; NULL seeds: the model's site */
+  gboolean           reuse_sample;         /* a first harvest starts from the learning crawl's pages (default TRUE) */
+  gboolean           prune_patterns;       /* patterns: drop a pattern whose pages bring nothing new (default TRUE) */
 } CgHarvestOptions;
 
 CgHarvestOptions *cg_harvest_options_new        (void);
@@ -113,6 +120,10 @@ gint64            cg_harvester_get_crawl_id     (CgHarvester             *self);
 /* The last earlier harvest, which this one reports its changes against
  * (its requests are conditional on every earlier harvest), or 0. */
 gint64            cg_harvester_get_previous_crawl_id (CgHarvester        *self);
+/* A first harvest: the learning crawl's pages read back instead of
+ * fetched again (CgHarvestOptions.reuse_sample); 0 before the harvest
+ * starts and for later harvests. */
+guint             cg_harvester_get_n_reused     (CgHarvester             *self);
 /* A harvest by example: the pages found like the sample so far. */
 guint             cg_harvester_get_n_targets    (CgHarvester             *self);
 /* The classes seen so far (names, "unclassified" included, sorted) and

@@ -144,18 +144,17 @@ charset_from_content_type (const char *content_type)
   return g_strdup (charset);
 }
 
-htmlDocPtr
-cg_html_parse (const char   *data,
-               gsize         length,
-               const char   *url,
-               const char   *content_type,
-               GError      **error)
+/* @options: libxml2 parser options besides those every parse has. */
+static htmlDocPtr
+html_parse (const char   *data,
+            gsize         length,
+            const char   *url,
+            const char   *content_type,
+            int           options,
+            GError      **error)
 {
   g_autofree char *encoding = NULL;
   htmlDocPtr doc;
-
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!check_input (data, length, url, TRUE, error))
     return NULL;
@@ -169,7 +168,7 @@ cg_html_parse (const char   *data,
 
   doc = htmlReadMemory (data, (int) length, url, encoding,
                         HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-                        HTML_PARSE_NOWARNING);
+                        HTML_PARSE_NOWARNING | options);
   if (doc == NULL)
     {
       g_autofree char *shown = display_name (url);
@@ -179,6 +178,19 @@ cg_html_parse (const char   *data,
       return NULL;
     }
   return doc;
+}
+
+htmlDocPtr
+cg_html_parse (const char   *data,
+               gsize         length,
+               const char   *url,
+               const char   *content_type,
+               GError      **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return html_parse (data, length, url, content_type, 0, error);
 }
 
 /* ---- CSS ---------------------------------------------------------------- */
@@ -883,7 +895,10 @@ cg_links_extract_html (const char   *data,
   g_return_val_if_fail (document_url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  doc = cg_html_parse (data, length, document_url, content_type, error);
+  /* The tree is only read, then freed: libxml2 may keep short texts in
+   * their nodes (HTML_PARSE_COMPACT), which saves an allocation for most
+   * text nodes of a page, a tree that could not be changed afterwards. */
+  doc = html_parse (data, length, document_url, content_type, HTML_PARSE_COMPACT, error);
   if (doc == NULL)
     return NULL;
   ok = cg_links_foreach_in_document (doc, document_url, collect_cb, &collector, error);

@@ -209,7 +209,7 @@ parse_error (GError     **error,
   g_autofree char *shown = g_utf8_make_valid (text, MIN (strlen (text), 200));
 
   g_set_error (error, CG_NAV_ERROR, CG_NAV_ERROR_PARSE,
-               _("Cannot read the navigation pattern “%s” at offset %" G_GSIZE_FORMAT ": %s"),
+               _("Cannot read the navigation pattern “%s” at offset %zu: %s"),
                shown, offset, what);
   return FALSE;
 }

@@ -371,12 +371,15 @@ free_doc (gpointer doc)
 
 /* Learns and stores the wrappers of the classes in @wanted (CgPageClass).
  * When @strict, a class where none can be learned fails; otherwise it is
- * skipped. */
+ * skipped. Cancelling stops between two classes (or two sample pages):
+ * learning one class reads at most CG_WRAPPER_DEFAULT_PAGES pages, and the
+ * wrappers already stored stay. */
 static gboolean
 learn_classes (CgProject    *project,
                CgSiteModel  *model,
                GPtrArray    *wanted,
                gboolean      strict,
+               GCancellable *cancellable,
                GError      **error)
 {
   GPtrArray *classes = cg_site_model_get_classes (model);
@@ -397,7 +400,8 @@ learn_classes (CgProject    *project,
       g_autoptr(GPtrArray) docs = g_ptr_array_new ();
       g_autoptr(GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
 
-      if (!load_samples (project, model, &archive, klass, 1, docs, urls, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          !load_samples (project, model, &archive, klass, 1, docs, urls, error))
         {
           for (guint d = 0; d < docs->len; d++)
             xmlFreeDoc (g_ptr_array_index (docs, d));
@@ -424,7 +428,9 @@ learn_classes (CgProject    *project,
 
       if (!g_ptr_array_find (wanted, klass, NULL))
         continue;
-      if (!load_samples (project, model, &archive, klass, CG_WRAPPER_DEFAULT_PAGES, docs, urls, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          !load_samples (project, model, &archive, klass, CG_WRAPPER_DEFAULT_PAGES, docs, urls, error) ||
+          g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           ok = FALSE;
           break;
@@ -467,6 +473,16 @@ cg_record_extractor_learn (CgProject    *project,
                            const char   *class_name,
                            GError      **error)
 {
+  return cg_record_extractor_learn_cancellable (project, model, class_name, NULL, error);
+}
+
+gboolean
+cg_record_extractor_learn_cancellable (CgProject     *project,
+                                       CgSiteModel   *model,
+                                       const char    *class_name,
+                                       GCancellable  *cancellable,
+                                       GError       **error)
+{
   g_autoptr(GPtrArray) wanted = NULL;
 
   if (!check_model (project, model, error))
@@ -489,7 +505,102 @@ cg_record_extractor_learn (CgProject    *project,
       for (guint i = 0; i < classes->len; i++)
         g_ptr_array_add (wanted, g_ptr_array_index (classes, i));
     }
-  return learn_classes (project, model, wanted, class_name != NULL, error);
+  return learn_classes (project, model, wanted, class_name != NULL, cancellable, error);
+}
+
+/* --- Parsed wrappers ------------------------------------------------------ */
+
+/* The harvester extracts its pages one at a time as they arrive, each
+ * with cg_record_extractor_extract_page(); parsing the class's wrapper
+ * (its JSON, and compiling every XPath to check it) for each page would
+ * cost more than applying it. The parsed wrappers are kept with the
+ * project, by model and class, together with the definition they were
+ * parsed from: the stored definition is still read for each page (one
+ * indexed query), so that a wrapper learned again, by this process or by
+ * another one on the same project, is parsed again. Harvests may run in a
+ * thread of their own, hence the lock. */
+#define WRAPPER_CACHE_MAX  256
+
+typedef struct {
+  char      *definition;
+  CgWrapper *wrapper;
+} CachedWrapper;
+
+typedef struct {
+  GMutex      lock;
+  GHashTable *entries;   /* "MODEL-ID/CLASS" → CachedWrapper */
+} WrapperCache;
+
+static void
+cached_wrapper_free (CachedWrapper *cached)
+{
+  g_free (cached->definition);
+  cg_wrapper_unref (cached->wrapper);
+  g_free (cached);
+}
+
+static void
+wrapper_cache_free (WrapperCache *cache)
+{
+  g_mutex_clear (&cache->lock);
+  g_hash_table_unref (cache->entries);
+  g_free (cache);
+}
+
+static WrapperCache *
+wrapper_cache_get (CgProject *project)
+{
+  static GMutex creating;
+  WrapperCache *cache;
+
+  g_mutex_lock (&creating);
+  cache = g_object_get_data (G_OBJECT (project), "cg-record-extractor-wrappers");
+  if (cache == NULL)
+    {
+      cache = g_new0 (WrapperCache, 1);
+      g_mutex_init (&cache->lock);
+      cache->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              (GDestroyNotify) cached_wrapper_free);
+      g_object_set_data_full (G_OBJECT (project), "cg-record-extractor-wrappers", cache,
+                              (GDestroyNotify) wrapper_cache_free);
+    }
+  g_mutex_unlock (&creating);
+  return cache;
+}
+
+/* A new reference to the wrapper parsed from @definition, or NULL. */
+static CgWrapper *
+wrapper_cache_lookup (WrapperCache *cache,
+                      const char   *key,
+                      const char   *definition)
+{
+  CachedWrapper *cached;
+  CgWrapper *wrapper = NULL;
+
+  g_mutex_lock (&cache->lock);
+  cached = g_hash_table_lookup (cache->entries, key);
+  if (cached != NULL && g_str_equal (cached->definition, definition))
+    wrapper = cg_wrapper_ref (cached->wrapper);
+  g_mutex_unlock (&cache->lock);
+  return wrapper;
+}
+
+static void
+wrapper_cache_insert (WrapperCache *cache,
+                      const char   *key,
+                      const char   *definition,
+                      CgWrapper    *wrapper)
+{
+  CachedWrapper *cached = g_new0 (CachedWrapper, 1);
+
+  cached->definition = g_strdup (definition);
+  cached->wrapper = cg_wrapper_ref (wrapper);
+  g_mutex_lock (&cache->lock);
+  /* Models pile up over a project's life; a full cache starts again. */
+  if (g_hash_table_size (cache->entries) >= WRAPPER_CACHE_MAX && !g_hash_table_contains (cache->entries, key))
+    g_hash_table_remove_all (cache->entries);
+  g_hash_table_insert (cache->entries, g_strdup (key), cached);
+  g_mutex_unlock (&cache->lock);
 }
 
 /* --- Extraction ---------------------------------------------------------- */
@@ -502,6 +613,8 @@ load_wrapper (CgProject    *project,
 {
   g_autoptr(CgStoredWrapper) stored = NULL;
   g_autoptr(GError) local_error = NULL;
+  WrapperCache *cache = wrapper_cache_get (project);
+  g_autofree char *key = NULL;
   CgWrapper *wrapper;
 
   stored = cg_record_store_load_wrapper (cg_project_get_store (project), cg_site_model_get_id (model),
@@ -515,6 +628,10 @@ load_wrapper (CgProject    *project,
         g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
+  key = g_strdup_printf ("%" G_GINT64_FORMAT "/%s", cg_site_model_get_id (model), class_name);
+  wrapper = wrapper_cache_lookup (cache, key, stored->definition);
+  if (wrapper != NULL)
+    return wrapper;
   wrapper = cg_wrapper_new_from_json (stored->definition, &local_error);
   if (wrapper == NULL)
     {
@@ -523,6 +640,7 @@ load_wrapper (CgProject    *project,
       return NULL;
     }
   cg_wrapper_set_class_name (wrapper, class_name);
+  wrapper_cache_insert (cache, key, stored->definition, wrapper);
   return wrapper;
 }
 
@@ -748,7 +866,7 @@ cg_record_extractor_run (CgProject              *project,
         }
       g_ptr_array_add (missing, klass);
     }
-  if (!learn_classes (project, model, missing, class_name != NULL, error))
+  if (!learn_classes (project, model, missing, class_name != NULL, cancellable, error))
     return FALSE;
 
   archive_init (&archive, project);

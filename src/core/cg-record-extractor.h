@@ -54,7 +54,16 @@ typedef void (*CgExtractProgressFunc) (const char *class_name,
  * @model when it is NULL (a class where no wrapper can be learned, for
  * lack of pages or of records, is then skipped and keeps no wrapper;
  * naming such a class fails). @model must have been saved in the
- * project's store. */
+ * project's store. Stops with G_IO_ERROR_CANCELLED when @cancellable is
+ * cancelled, between two classes or two sample pages; the wrappers of the
+ * classes already learned are kept. */
+gboolean      cg_record_extractor_learn_cancellable (CgProject         *project,
+                                                     CgSiteModel       *model,
+                                                     const char        *class_name,
+                                                     GCancellable      *cancellable,
+                                                     GError           **error);
+
+/* The same, not cancellable. */
 gboolean      cg_record_extractor_learn       (CgProject              *project,
                                                CgSiteModel            *model,
                                                const char             *class_name,
@@ -64,7 +73,9 @@ gboolean      cg_record_extractor_learn       (CgProject              *project,
  * rendered) whose URL is @url and whose URL id in the store is @url_id,
  * and replaces the page's records in the store. Fails with
  * CG_RECORD_EXTRACTOR_ERROR_NO_WRAPPER when the class has none. Meant for
- * the harvester, which parses each page it archives once. */
+ * the harvester, which parses each page it archives once; the parsed
+ * wrapper is kept with @project (until the stored one changes), so that
+ * calling it page after page does not parse the wrapper each time. */
 gboolean      cg_record_extractor_extract_page (CgProject             *project,
                                                 CgSiteModel           *model,
                                                 const char            *class_name,
@@ -80,8 +91,8 @@ gboolean      cg_record_extractor_extract_page (CgProject             *project,
  * stored wrapper yet are learned first; a named class where none can be
  * learned fails. A page whose payload cannot be read or parsed is
  * skipped with a warning in the log and keeps its old records. Stops
- * with G_IO_ERROR_CANCELLED when @cancellable is cancelled, keeping the
- * records of the pages already done. */
+ * with G_IO_ERROR_CANCELLED when @cancellable is cancelled (while learning
+ * too), keeping the records of the pages already done. */
 gboolean      cg_record_extractor_run         (CgProject              *project,
                                                CgSiteModel            *model,
                                                const char             *class_name,

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
@@ -154,7 +155,7 @@ fields_from_json (CgRecord    *record,
     {
       g_clear_error (error);
       g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT,
-                   _("Record %" G_GINT64_FORMAT " has fields that are not a JSON object"),
+                   _("Record %" PRId64 " has fields that are not a JSON object"),
                    record->id);
       return FALSE;
     }

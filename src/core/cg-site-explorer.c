@@ -9,8 +9,12 @@
  * class.
  *
  * The learner and the pattern graph are used from the crawl's thread
- * while it runs and from the owner's thread once it has ended, never from
- * both at once.
+ * while it runs and from a worker thread once it has ended, never from
+ * both at once. The worker builds and saves the model, which takes tens
+ * of milliseconds on a real sample: on the owner's thread that would
+ * stall a window's main loop. While the crawl runs, the crawl's thread
+ * builds a snapshot of the model under way now and then for the owner to
+ * show; the owner never touches the learner.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "cg-dispatch.h"
 #include "cg-links.h"
 #include "cg-link-label.h"
 #include "cg-nav-patterns.h"
@@ -38,6 +43,14 @@ struct _CgSiteExplorer
   gint             n_pages;   /* atomic */
   guint64          n_requests;
   GMainContext    *owner_context;
+
+  /* Snapshots: how often (atomic, so that the owner may change them
+   * while the crawl runs), and when the last one was (the crawl's thread
+   * alone uses these). */
+  gint             snapshot_pages;
+  gint             snapshot_interval_ms;
+  guint            pages_at_snapshot;
+  gint64           snapshot_at_us;
 };
 
 G_DEFINE_FINAL_TYPE (CgSiteExplorer, cg_site_explorer, G_TYPE_OBJECT)
@@ -45,6 +58,7 @@ G_DEFINE_FINAL_TYPE (CgSiteExplorer, cg_site_explorer, G_TYPE_OBJECT)
 enum {
   SIGNAL_FINISHED,
   SIGNAL_COVERAGE,
+  SIGNAL_MODEL_UPDATED,
   N_SIGNALS
 };
 
@@ -72,6 +86,59 @@ coverage_data_free (gpointer user_data)
 
   g_object_unref (data->explorer);
   g_free (data);
+}
+
+typedef struct {
+  CgSiteExplorer *explorer;
+  CgSiteModel    *model;
+} SnapshotData;
+
+static gboolean
+emit_model_updated_cb (gpointer user_data)
+{
+  SnapshotData *data = user_data;
+
+  g_signal_emit (data->explorer, signals[SIGNAL_MODEL_UPDATED], 0, data->model);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+snapshot_data_free (gpointer user_data)
+{
+  SnapshotData *data = user_data;
+
+  g_object_unref (data->explorer);
+  g_object_unref (data->model);
+  g_free (data);
+}
+
+/* In the crawl's thread, after a page: builds the model of the pages so
+ * far and hands it to the owner, when enough pages and time have passed
+ * since the last one and somebody listens. The model is the learner's
+ * alone, without navigation patterns, and is never saved. */
+static void
+maybe_publish_snapshot (CgSiteExplorer *self)
+{
+  guint n_pages = (guint) g_atomic_int_get (&self->n_pages);
+  guint min_pages = (guint) g_atomic_int_get (&self->snapshot_pages);
+  gint64 interval_us = (gint64) g_atomic_int_get (&self->snapshot_interval_ms) * G_TIME_SPAN_MILLISECOND;
+  gint64 now = g_get_monotonic_time ();
+  SnapshotData *data;
+
+  if (n_pages - self->pages_at_snapshot < min_pages ||
+      (self->snapshot_at_us != 0 && now - self->snapshot_at_us < interval_us))
+    return;
+  /* Building the model is the costly part, and only worth it for a
+   * listener. GSignal's handler lists are safe to read from any thread. */
+  if (!g_signal_has_handler_pending (self, signals[SIGNAL_MODEL_UPDATED], 0, FALSE))
+    return;
+
+  self->pages_at_snapshot = n_pages;
+  self->snapshot_at_us = now;
+  data = g_new0 (SnapshotData, 1);
+  data->explorer = g_object_ref (self);
+  data->model = cg_site_learner_build_model (self->learner);
+  cg_dispatch_to_context (self->owner_context, emit_model_updated_cb, data, snapshot_data_free);
 }
 
 static GPtrArray *
@@ -128,8 +195,10 @@ page (gpointer    user_data,
       data->explorer = g_object_ref (self);
       data->requests = ++self->n_requests;
       data->bigrams = cg_nav_graph_get_n_bigrams (self->graph);
-      g_main_context_invoke_full (self->owner_context, G_PRIORITY_DEFAULT, emit_coverage_cb, data, coverage_data_free);
+      cg_dispatch_to_context (self->owner_context, emit_coverage_cb, data, coverage_data_free);
     }
+
+  maybe_publish_snapshot (self);
 }
 
 static char *
@@ -159,14 +228,15 @@ parameters_json (const CgLearnerParams *params,
   return json_to_string (root, FALSE);
 }
 
-/* Labels each sampled page with the class the model gives it. */
+/* Labels each sampled page with the class @model gives it. */
 static gboolean
 label_pages (CgSiteExplorer  *self,
+             CgStore         *store,
+             CgSiteModel     *model,
+             gint64           crawl_id,
              GError         **error)
 {
-  CgStore *store = cg_project_get_store (self->project);
   g_auto(GStrv) pages = cg_site_learner_list_pages (self->learner);
-  gint64 crawl_id = cg_crawler_get_crawl_id (self->crawler);
 
   if (!cg_store_begin (store, error))
     return FALSE;
@@ -184,7 +254,7 @@ label_pages (CgSiteExplorer  *self,
           return FALSE;
         }
       sqlite3_bind_int64 (stmt, 1, crawl_id);
-      sqlite3_bind_int64 (stmt, 2, cg_site_model_get_id (self->model));
+      sqlite3_bind_int64 (stmt, 2, cg_site_model_get_id (model));
       sqlite3_bind_text (stmt, 3, cg_site_learner_get_page_class (self->learner, pages[i]), -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 4, pages[i], -1, SQLITE_STATIC);
       if (!cg_store_step_done (store, stmt, error))
@@ -196,29 +266,50 @@ label_pages (CgSiteExplorer  *self,
   return cg_store_commit (store, error);
 }
 
+typedef struct {
+  char   *db_path;
+  gint64  crawl_id;
+} FinishJob;
+
 static void
-crawl_finished_cb (CgCrawler      *crawler,
-                   int             end,
-                   const GError   *crawl_error,
-                   CgSiteExplorer *self)
+finish_job_free (gpointer user_data)
 {
-  g_autoptr(GError) error = NULL;
+  FinishJob *job = user_data;
+
+  g_free (job->db_path);
+  g_free (job);
+}
+
+/* In a worker thread, once the crawl has ended: builds the model with its
+ * navigation patterns, saves it as the site's next version and labels the
+ * sample with it, on a connection of its own to the project's store (a
+ * connection is used by one thread at a time; WAL mode lets the owner's
+ * keep reading meanwhile). */
+static void
+finish_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  CgSiteExplorer *self = source;
+  FinishJob *job = task_data;
+  g_autoptr(CgStore) store = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
   g_autoptr(GPtrArray) choices = NULL;
   g_autofree char *parameters = NULL;
+  GError *error = NULL;
 
-  if (end == CG_CRAWL_END_FAILED || end == CG_CRAWL_END_STOPPED)
+  store = cg_store_open (job->db_path, &error);
+  if (store == NULL)
     {
-      error = crawl_error != NULL ? g_error_copy (crawl_error)
-                                  : g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED,
-                                                 _("The exploration was stopped before it could learn a model"));
-      g_signal_emit (self, signals[SIGNAL_FINISHED], 0, error);
+      g_task_return_error (task, error);
       return;
     }
 
-  self->model = cg_site_learner_build_model (self->learner);
+  model = cg_site_learner_build_model (self->learner);
   choices = cg_nav_graph_select (self->graph, NULL, NULL, &error);
   if (choices != NULL)
-    cg_nav_choices_add_to_model (choices, self->model);
+    cg_nav_choices_add_to_model (choices, model);
   else
     {
       /* A model without patterns is still a model: the patterns only add
@@ -226,17 +317,64 @@ crawl_finished_cb (CgCrawler      *crawler,
       g_debug ("No navigation patterns: %s", error->message);
       g_clear_error (&error);
     }
-  cg_site_model_set_crawl_id (self->model, cg_crawler_get_crawl_id (crawler));
-  parameters = parameters_json (&self->params, cg_crawler_get_crawl_id (crawler));
-  cg_site_model_set_parameters (self->model, parameters);
+  cg_site_model_set_crawl_id (model, job->crawl_id);
+  parameters = parameters_json (&self->params, job->crawl_id);
+  cg_site_model_set_parameters (model, parameters);
 
-  if (!cg_site_model_save (self->model, cg_project_get_store (self->project), &error) ||
-      !label_pages (self, &error))
+  if (!cg_site_model_save (model, store, &error) ||
+      !label_pages (self, store, model, job->crawl_id, &error))
     {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&model), g_object_unref);
+}
+
+static void
+model_saved_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  CgSiteExplorer *self = CG_SITE_EXPLORER (source);
+  g_autoptr(GError) error = NULL;
+
+  self->model = g_task_propagate_pointer (G_TASK (result), &error);
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0, error);
+}
+
+static void
+crawl_finished_cb (CgCrawler      *crawler,
+                   int             end,
+                   const GError   *crawl_error,
+                   CgSiteExplorer *self)
+{
+  g_autoptr(GTask) task = NULL;
+  FinishJob *job;
+
+  if (end == CG_CRAWL_END_FAILED || end == CG_CRAWL_END_STOPPED)
+    {
+      g_autoptr(GError) error = NULL;
+
+      error = crawl_error != NULL ? g_error_copy (crawl_error)
+                                  : g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED,
+                                                 _("The exploration was stopped before it could learn a model"));
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, error);
       return;
     }
-  g_signal_emit (self, signals[SIGNAL_FINISHED], 0, NULL);
+
+  job = g_new0 (FinishJob, 1);
+  job->db_path = g_strdup (cg_store_get_path (cg_project_get_store (self->project)));
+  job->crawl_id = cg_crawler_get_crawl_id (crawler);
+
+  /* The task reports to the thread-default context it was made in:
+   * "finished" belongs in the owner's, whoever iterates it. */
+  g_main_context_push_thread_default (self->owner_context);
+  task = g_task_new (self, NULL, model_saved_cb, NULL);
+  g_main_context_pop_thread_default (self->owner_context);
+  g_task_set_source_tag (task, crawl_finished_cb);
+  g_task_set_name (task, "cg-site-explorer-save");
+  g_task_set_task_data (task, job, finish_job_free);
+  g_task_run_in_thread (task, finish_thread);
 }
 
 static void
@@ -269,12 +407,20 @@ cg_site_explorer_class_init (CgSiteExplorerClass *klass)
    * signal. */
   signals[SIGNAL_COVERAGE] = g_signal_new ("coverage", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                            0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_UINT64);
+  /* Now and then during the crawl, in the same context: a snapshot of the
+   * model under way (CgSiteModel, unsaved, without navigation patterns),
+   * built in the crawl's thread and the receiver's to keep. See
+   * cg_site_explorer_set_snapshot_interval(). */
+  signals[SIGNAL_MODEL_UPDATED] = g_signal_new ("model-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                0, NULL, NULL, NULL, G_TYPE_NONE, 1, CG_TYPE_SITE_MODEL);
 }
 
 static void
 cg_site_explorer_init (CgSiteExplorer *self)
 {
   self->owner_context = g_main_context_ref_thread_default ();
+  self->snapshot_pages = CG_SITE_EXPLORER_SNAPSHOT_PAGES;
+  self->snapshot_interval_ms = CG_SITE_EXPLORER_SNAPSHOT_INTERVAL_MS;
 }
 
 /**
@@ -319,6 +465,27 @@ CgCrawler *
 cg_site_explorer_get_crawler (CgSiteExplorer *self)
 {
   return self->crawler;
+}
+
+/**
+ * cg_site_explorer_set_snapshot_interval:
+ * @min_pages: pages fetched between two snapshots, at least 1
+ * @min_interval_ms: time between two snapshots
+ *
+ * How often "model-updated" is emitted: after a page, once both @min_pages
+ * pages and @min_interval_ms have passed since the last snapshot (the
+ * first one waits for the pages only). It may be called while the crawl
+ * runs.
+ */
+void
+cg_site_explorer_set_snapshot_interval (CgSiteExplorer *self,
+                                        guint           min_pages,
+                                        guint           min_interval_ms)
+{
+  g_return_if_fail (CG_IS_SITE_EXPLORER (self));
+
+  g_atomic_int_set (&self->snapshot_pages, (gint) CLAMP (min_pages, 1, G_MAXINT));
+  g_atomic_int_set (&self->snapshot_interval_ms, (gint) MIN (min_interval_ms, G_MAXINT));
 }
 
 void

@@ -93,8 +93,9 @@
  * page of the model they reach, not only to the pages sampled from them:
  * a link to a page fetched from elsewhere is still a link. A link from a
  * page to itself, including through a redirect back to it, is not
- * navigation and is not modelled. The links of one collection path on
- * the pages of one class form a menu when more than half of its
+ * navigation and is not modelled, nor is a link to the page itself under
+ * another query (is_query_variant()). The links of one collection path
+ * on the pages of one class form a menu when more than half of its
  * occurrences that reach two known pages reach two classes, fixed-anchor
  * when every occurrence has the same URLs; otherwise a list when some
  * occurrence has several URLs; otherwise a singleton. A menu gives one
@@ -2033,6 +2034,69 @@ link_group_free (LinkGroup *group)
   g_free (group);
 }
 
+/* The distinct URLs @page links to, fragments cut, leaving out links to
+ * the pages @left_out_a and @left_out_b (by their requested or final
+ * URLs). */
+static GHashTable *
+links_without (CgSiteLearner *self,
+               guint          page,
+               guint          left_out_a,
+               guint          left_out_b)
+{
+  GPtrArray *anchors = get_page (self, page)->anchors;
+  GHashTable *urls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; anchors != NULL && i < anchors->len; i++)
+    {
+      CgPageAnchor *anchor = anchors->pdata[i];
+      char *url = g_strndup (anchor->url, strcspn (anchor->url, "#"));
+      int target = page_for_url (self, url);
+
+      if (target >= 0 && ((guint) target == left_out_a || (guint) target == left_out_b))
+        g_free (url);
+      else
+        g_hash_table_add (urls, url);
+    }
+  return urls;
+}
+
+/* Whether the page @target is the page @source itself under another
+ * query: same scheme, host and path, and the same links once the two
+ * pages' links to each other are left out. A comment's reply link that
+ * reloads the article with its form moved (WordPress's ?replytocom=), a
+ * sort order or a view switch are such links: following them fetches a
+ * near-copy of a page already had, for every comment or option of every
+ * page of the class, and they are no navigation, so the model keeps no
+ * class link for them. Pagination by a query is kept: its pages link to
+ * other items. The path alone cannot decide, since a site may serve all
+ * its pages from one path (/index.php?id=N), and the links are what the
+ * learner has of both pages, whatever their template. */
+static gboolean
+is_query_variant (CgSiteLearner *self,
+                  guint          source,
+                  guint          target)
+{
+  const char *source_url = get_page (self, source)->url;
+  const char *target_url = get_page (self, target)->url;
+  gsize n = strcspn (source_url, "?#");
+  g_autoptr(GHashTable) source_links = NULL;
+  g_autoptr(GHashTable) target_links = NULL;
+  GHashTableIter iter;
+  gpointer url;
+
+  if (strcspn (target_url, "?#") != n || strncmp (source_url, target_url, n) != 0)
+    return FALSE;
+  source_links = links_without (self, source, source, target);
+  target_links = links_without (self, target, source, target);
+  if (g_hash_table_size (source_links) != g_hash_table_size (target_links))
+    return FALSE;
+  g_hash_table_iter_init (&iter, source_links);
+  while (g_hash_table_iter_next (&iter, &url, NULL))
+    if (!g_hash_table_contains (target_links, url))
+      return FALSE;
+  return TRUE;
+}
+
 static void
 collect_link_groups (CgSiteLearner *self,
                      guint          source,
@@ -2077,8 +2141,9 @@ collect_link_groups (CgSiteLearner *self,
               g_string_append (joined, url);
               g_string_append_c (joined, '\n');
               /* A link to the page itself, directly or by a redirect
-               * back to it, is not navigation. */
-              if (target < 0 || (guint) target == pages[p] || page_class (self, (guint) target) < 0)
+               * back to it, or under another query, is not navigation. */
+              if (target < 0 || (guint) target == pages[p] || page_class (self, (guint) target) < 0 ||
+                  is_query_variant (self, pages[p], (guint) target))
                 continue;
               n_known++;
               g_hash_table_add (classes, GINT_TO_POINTER (page_class (self, (guint) target) + 1));

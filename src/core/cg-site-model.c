@@ -27,6 +27,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <libxml/xpath.h>
@@ -769,7 +770,7 @@ load_by_id (CgStore  *store,
   if (sqlite3_step (model) != SQLITE_ROW)
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
-                   _("There is no model %" G_GINT64_FORMAT), id);
+                   _("There is no model %" PRId64), id);
       return NULL;
     }
   self = cg_site_model_new ((const char *) sqlite3_column_text (model, 0));

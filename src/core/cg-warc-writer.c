@@ -839,6 +839,10 @@ warcinfo_block (CgWarcWriter *self)
     g_string_append_printf (block, "operator: %s\r\n", self->operator_);
   g_string_append_printf (block, "robots: %s\r\n",
                           self->robots == CG_WARC_ROBOTS_IGNORE ? "ignore" : "obey");
+  /* Not a field of the standard's list, which allows others: how the
+   * records were compressed, for whoever wonders at the files' size. */
+  g_string_append_printf (block, "compression: gzip, one member per record, libdeflate level %d\r\n",
+                          self->level);
   g_string_append (block, self->crawl_config);
   return g_string_free (block, FALSE);
 }
@@ -1060,9 +1064,16 @@ write_response_spec (CgWarcWriter      *self,
                      gsize              headers_length,
                      const guint8      *payload,
                      gsize              payload_length,
+                     const char        *payload_digest,
                      CgWarcTruncation   truncated,
                      GError           **error)
 {
+  const char *label = cg_warc_digest_algorithm_get_label (self->algorithm);
+  gsize label_length = strlen (label);
+  /* A digest the caller computed is used if it is one of this writer's
+   * algorithm, which saves reading the payload a second time. */
+  gboolean given = payload_digest != NULL && strncmp (payload_digest, label, label_length) == 0 &&
+                   payload_digest[label_length] == ':';
   RecordSpec spec = {
     .type = "response",
     .record_id = record_id,
@@ -1075,7 +1086,8 @@ write_response_spec (CgWarcWriter      *self,
     .head_length = headers_length,
     .body = payload,
     .body_length = payload_length,
-    .payload = PAYLOAD_BODY,
+    .payload = given ? PAYLOAD_GIVEN : PAYLOAD_BODY,
+    .given_payload_digest = given ? payload_digest : NULL,
     .truncated = truncated,
   };
   CgWarcRecordInfo *info;
@@ -1196,7 +1208,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
                                     exchange->response_headers,
                                     exchange->response_headers_length,
                                     exchange->payload, exchange->payload_length,
-                                    exchange->truncated, error);
+                                    exchange->payload_digest, exchange->truncated, error);
   if (response == NULL)
     {
       /* Take the request back out, so the exchange is all or nothing. */
@@ -1270,7 +1282,7 @@ cg_warc_writer_write_response (CgWarcWriter      *self,
 
   date_text = format_warc_date (date);
   info = write_response_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
-                              headers, headers_length, payload, payload_length, truncated, error);
+                              headers, headers_length, payload, payload_length, NULL, truncated, error);
   return g_steal_pointer (&info);
 }
 

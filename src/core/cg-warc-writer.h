@@ -16,9 +16,12 @@ G_BEGIN_DECLS
  * may take it past the size: records (and the two records of an exchange)
  * are never split across files. */
 #define CG_WARC_WRITER_DEFAULT_MAX_FILE_SIZE       (G_GUINT64_CONSTANT (1000000000))
-/* libdeflate level 6: about as small as zlib's default level, at a
- * fraction of its CPU time. Levels run from 0 (stored) to 12. */
-#define CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL   6
+/* libdeflate level 1. Compressing was the largest part of the WARC
+ * thread's work, and in the crawl throughput benchmark (tests/bench) that
+ * thread took about 40 % less time at level 1 than at level 6, for files
+ * 2 % larger: HTML is so redundant that the fastest level removes most of
+ * it. Levels run from 0 (stored) to 12; each warcinfo states the level. */
+#define CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL   1
 #define CG_WARC_WRITER_MAX_COMPRESSION_LEVEL       12
 
 #define CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD \
@@ -96,6 +99,11 @@ typedef struct {
   gsize             payload_length;
   /* The payload was cut (size limit, time limit, lost connection). */
   CgWarcTruncation  truncated;
+  /* The payload's digest ("LABEL:BASE32") if the caller has computed it
+   * already, or NULL. It is used only if it is of the writer's algorithm
+   * (see cg_warc_writer_set_digest_algorithm()), and must be that of
+   * payload: the writer does not check it. */
+  const char       *payload_digest;
 
   /* Set revisit_payload_digest to write a revisit record (identical
    * payload digest profile) instead of a response: payload is then

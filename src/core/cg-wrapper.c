@@ -13,6 +13,7 @@
 
 #include "cg-clustvx.h"
 #include "cg-dom-path.h"
+#include "cg-text.h"
 #include "cg-url.h"
 #include "cg-wrapper.h"
 
@@ -277,45 +278,6 @@ kind_from_string (const char        *text,
   return FALSE;
 }
 
-/* Appends @text to @out with every run of white space (Unicode spaces,
- * no-break spaces included) made one space; @pending_space carries a
- * space across calls so that runs spanning nodes collapse too. */
-static void
-append_collapsed (GString    *out,
-                  const char *text,
-                  gboolean   *pending_space)
-{
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char_validated (p, -1);
-
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        break;
-      if (g_unichar_isspace (c) || c == 0x200b)
-        {
-          *pending_space = TRUE;
-          continue;
-        }
-      if (*pending_space && out->len > 0)
-        g_string_append_c (out, ' ');
-      *pending_space = FALSE;
-      g_string_append_unichar (out, c);
-    }
-}
-
-/* @text cut at a character boundary to at most @max bytes, in place. */
-static void
-cut_string (GString *text,
-            gsize    max)
-{
-  const char *end;
-
-  if (text->len <= max)
-    return;
-  end = g_utf8_find_prev_char (text->str, text->str + max + 1);
-  g_string_truncate (text, end != NULL ? (gsize) (end - text->str) : 0);
-}
-
 /* XPath's normalize-space(): only the four XML white space characters
  * collapse, so that a label written into an XPath literal matches what
  * libxml2 computes. */
@@ -374,51 +336,6 @@ make_name (const char *text)
   if (g_ascii_isdigit (out->str[0]))
     g_string_prepend (out, "f_");
   return g_string_free (out, FALSE);
-}
-
-/* Price and date texts, for the kind of an item the wrapper finds itself
- * (detail fields). The same forms as ClustVX's (cg-clustvx.h). */
-static GRegex *
-price_regex (void)
-{
-  static gsize once;
-  static GRegex *regex;
-
-  if (g_once_init_enter (&once))
-    {
-      regex = g_regex_new ("^(?:[£$€¥]\\s?\\d[\\d.,\\s]*|\\d[\\d.,\\s]*\\s?(?:[£$€¥]|USD|EUR|GBP|CHF|JPY|CAD|AUD))$",
-                           G_REGEX_OPTIMIZE, 0, NULL);
-      g_once_init_leave (&once, 1);
-    }
-  return regex;
-}
-
-static GRegex *
-date_regex (void)
-{
-  static gsize once;
-  static GRegex *regex;
-
-  if (g_once_init_enter (&once))
-    {
-      regex = g_regex_new ("^(?:\\d{4}-\\d{1,2}-\\d{1,2}|\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}"
-                           "|\\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.? \\d{4}"
-                           "|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}"
-                           "|(?:january|february|march|april|may|june|july|august|september|october|november|december) \\d{4})$",
-                           G_REGEX_OPTIMIZE | G_REGEX_CASELESS, 0, NULL);
-      g_once_init_leave (&once, 1);
-    }
-  return regex;
-}
-
-static CgClustvxItemKind
-kind_of_text (const char *text)
-{
-  if (strlen (text) <= 40 && g_regex_match (price_regex (), text, 0, NULL))
-    return CG_CLUSTVX_ITEM_PRICE;
-  if (strlen (text) <= 40 && g_regex_match (date_regex (), text, 0, NULL))
-    return CG_CLUSTVX_ITEM_DATE;
-  return CG_CLUSTVX_ITEM_TEXT;
 }
 
 /* --- Nodes --------------------------------------------------------------- */
@@ -539,21 +456,21 @@ append_node_text (GString    *out,
                   gboolean   *space,
                   guint       depth)
 {
-  if (depth > CG_DOM_PATH_MAX_DEPTH || out->len > CG_WRAPPER_MAX_VALUE_LENGTH)
+  if (depth > CG_DOM_PATH_MAX_DEPTH || out->len >= CG_WRAPPER_MAX_VALUE_LENGTH)
     return;
   switch (node->type)
     {
     case XML_TEXT_NODE:
     case XML_CDATA_SECTION_NODE:
       if (node->content != NULL)
-        append_collapsed (out, (const char *) node->content, space);
+        cg_text_append_collapsed (out, (const char *) node->content, space, CG_WRAPPER_MAX_VALUE_LENGTH);
       break;
     case XML_ATTRIBUTE_NODE:
       {
         xmlChar *value = xmlNodeGetContent (node);
 
         if (value != NULL)
-          append_collapsed (out, (const char *) value, space);
+          cg_text_append_collapsed (out, (const char *) value, space, CG_WRAPPER_MAX_VALUE_LENGTH);
         xmlFree (value);
       }
       break;
@@ -586,7 +503,6 @@ run_text (xmlNodePtr first,
       if (node == last)
         break;
     }
-  cut_string (out, CG_WRAPPER_MAX_VALUE_LENGTH);
   return g_string_free (out, FALSE);
 }
 
@@ -942,7 +858,7 @@ strip_label (GString    *value,
     return;
   /* The label is kept in XPath form; compare it collapsed as values are. */
   plain = g_string_new (NULL);
-  append_collapsed (plain, label, &space);
+  cg_text_append_collapsed (plain, label, &space, CG_WRAPPER_MAX_VALUE_LENGTH);
   if (plain->len == 0 || !g_str_has_prefix (value->str, plain->str))
     return;
   rest = value->str + plain->len;
@@ -969,10 +885,9 @@ following_text (xmlNodePtr node)
       if (node_is (n, "br") || is_block (n))
         break;
       append_node_text (out, n, &space, 0);
-      if (out->len > CG_WRAPPER_MAX_VALUE_LENGTH)
+      if (out->len >= CG_WRAPPER_MAX_VALUE_LENGTH)
         break;
     }
-  cut_string (out, CG_WRAPPER_MAX_VALUE_LENGTH);
   return g_string_free (out, FALSE);
 }
 
@@ -1024,12 +939,11 @@ column_value (Column     *column,
           if (i > 0 && ((xmlNodePtr) g_ptr_array_index (nodes, i - 1))->next != node)
             space = TRUE;
           append_node_text (out, node, &space, 0);
-          if (out->len > CG_WRAPPER_MAX_VALUE_LENGTH)
+          if (out->len >= CG_WRAPPER_MAX_VALUE_LENGTH)
             break;
         }
     }
   strip_label (out, column->label);
-  cut_string (out, CG_WRAPPER_MAX_VALUE_LENGTH);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
@@ -1654,7 +1568,7 @@ static CgClustvxItemKind
 unit_kind (xmlNodePtr  element,
            const char *text)
 {
-  CgClustvxItemKind kind = kind_of_text (text);
+  CgClustvxItemKind kind = cg_clustvx_text_kind (text);
 
   if (kind != CG_CLUSTVX_ITEM_TEXT)
     return kind;
@@ -1823,7 +1737,7 @@ add_unit (Page       *page,
           unit->value = g_string_free (value, FALSE);
         }
       if (unit->kind != CG_CLUSTVX_ITEM_LINK && unit->label_kind != LABEL_NONE)
-        unit->kind = kind_of_text (unit->value);
+        unit->kind = cg_clustvx_text_kind (unit->value);
     }
   g_ptr_array_add (page->units, unit);
 }
@@ -3020,7 +2934,7 @@ list_region (Group *group,
           g_autoptr(GString) collapsed = g_string_new (NULL);
           gboolean space = FALSE;
 
-          append_collapsed (collapsed, text, &space);
+          cg_text_append_collapsed (collapsed, text, &space, CG_WRAPPER_MAX_VALUE_LENGTH);
           if (is_label_text (collapsed->str) && g_hash_table_contains (static_values, collapsed->str))
             draft->label = g_strdup (collapsed->str);
         }

@@ -437,6 +437,28 @@ load_changed_cb (WebKitWebView   *view,
 
   if (event != WEBKIT_LOAD_FINISHED || self->stage != STAGE_LOADING)
     return;
+  /* A load that ends while the view is still loading was replaced by
+   * another one, whose end is the one to wait for. Either the page
+   * navigated again before its load ended (a refresh that only a browser
+   * without scripts follows, cancelling the page's own load), or this is
+   * the end of a navigation an earlier page started after its render
+   * (the view then still loads this render's URL, and WebKit reports the
+   * old load cancelled by it). Taking that end for this render's made it
+   * fail with "Load request cancelled", or capture the wrong document,
+   * and left its own load to be cancelled in turn by the next render. */
+  if (webkit_web_view_is_loading (view))
+    {
+      if (++self->n_loads > MAX_CLIENT_REDIRECTS)
+        {
+          g_clear_error (&self->load_error);
+          finish_error (self, g_error_new (CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED,
+                                           _("%s kept navigating to other pages (more than %d times)"),
+                                           self->result->requested_url, MAX_CLIENT_REDIRECTS));
+          return;
+        }
+      g_clear_error (&self->load_error);
+      return;
+    }
   if (self->load_error != NULL)
     {
       finish_error (self, g_steal_pointer (&self->load_error));

@@ -15,6 +15,7 @@
 #include "cg-new-crawl-dialog.h"
 #include "cg-project-page.h"
 #include "cg-record-store.h"
+#include "cg-test-widgets.h"
 #include "cg-window.h"
 
 #define WAIT_TIMEOUT_S 600
@@ -46,22 +47,6 @@ save_widget (GtkWidget  *widget,
   if (!gdk_texture_save_to_png (texture, path))
     g_error ("Could not write %s", path);
   g_print ("%s\n", path);
-}
-
-static GtkWidget *
-find_entry_row (GtkWidget *root)
-{
-  if (ADW_IS_ENTRY_ROW (root))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_entry_row (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 typedef struct {
@@ -157,13 +142,16 @@ main (int argc, char **argv)
 
   dialog = cg_new_crawl_dialog_new (GTK_WINDOW (window));
   gtk_window_present (GTK_WINDOW (dialog));
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog))), "https://archive.example.org/collections/");
+  gtk_editable_set_text (GTK_EDITABLE (cg_test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, NULL)), "https://archive.example.org/collections/");
   settle (1000);
   save_widget (GTK_WIDGET (dialog), new_crawl);
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   /* The demo, explored, rendered and extracted for real. */
   cg_window_try_demo (window);
+  /* The project opens once the demo server, started in a thread, listens. */
+  while (cg_project_page_get_pipeline (page) == NULL)
+    g_main_context_iteration (NULL, TRUE);
   g_signal_connect (cg_project_page_get_pipeline (page), "finished", G_CALLBACK (finished_cb), &wait);
   wait_finished (&wait);
 

@@ -16,17 +16,11 @@
 #include <math.h>
 
 #include "cg-class-graph.h"
+#include "cg-test-widgets.h"
 
 /* How far, in points, an edge's end may be from the box it belongs to:
  * Graphviz clips edges at the boxes' outlines, up to rounding. */
 #define TOUCH_TOLERANCE 2.0
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50 && g_main_context_pending (NULL); i++)
-    g_main_context_iteration (NULL, FALSE);
-}
 
 /* The shape of the bundled demo site: a home page with a menu, categories
  * with pages of books, books with their author, an index of authors,
@@ -239,7 +233,7 @@ show_graph (CgSiteModel *model,
   while (cg_class_graph_is_layout_pending (CG_CLASS_GRAPH (graph)) ||
          gtk_widget_get_width (graph) == 0 || !gtk_widget_get_mapped (graph))
     g_main_context_iteration (NULL, TRUE);
-  iterate ();
+  cg_test_iterate ();
   *out_window = GTK_WINDOW (window);
   return graph;
 }
@@ -249,7 +243,7 @@ wait_for_layout (CgClassGraph *graph)
 {
   while (cg_class_graph_is_layout_pending (graph))
     g_main_context_iteration (NULL, TRUE);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -260,24 +254,6 @@ activated_cb (CgClassGraph *graph,
   g_ptr_array_add (activated, g_strdup (class_name));
 }
 
-/* The widget's event controller of @type: tests emit the signals it
- * emits for real input, since GTK 4 has no way to synthesise events. */
-static GtkEventController *
-find_controller (GtkWidget *widget,
-                 GType      type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return GTK_EVENT_CONTROLLER (controller);
-    }
-  return NULL;
-}
-
 static void
 test_click (void)
 {
@@ -286,7 +262,7 @@ test_click (void)
   GPtrArray *classes = cg_site_model_get_classes (model);
   GtkWindow *window;
   GtkWidget *graph = show_graph (model, 900, 600, &window);
-  GtkEventController *click = find_controller (graph, GTK_TYPE_GESTURE_CLICK);
+  GtkEventController *click = cg_test_find_controller (graph, GTK_TYPE_GESTURE_CLICK);
 
   g_assert_nonnull (click);
   g_signal_connect (graph, "class-activated", G_CALLBACK (activated_cb), activated);
@@ -317,7 +293,7 @@ test_click (void)
   g_assert_nonnull (cg_class_graph_get_selected_class (CG_CLASS_GRAPH (graph)));
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -393,7 +369,311 @@ test_keyboard (void)
   }
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
+}
+
+/* A site whose logo, header menu and footer list are on every page, as
+ * on real sites: six classes, 29 links, of which 24 are the four
+ * site-wide menus. */
+#define HEADER_LOGO  "/html/body/header/a"
+#define HEADER_MENU  "/html/body/header/nav/a"
+#define FOOTER_LIST  "/html/body/footer/ul/li/a"
+
+static CgSiteModel *
+menu_model (gboolean with_footer)
+{
+  CgSiteModel *model = cg_site_model_new ("127.0.0.1");
+  const char *names[] = { "home", "category", "book", "author", "about", "contact" };
+  struct { const char *source, *target; CgClassLinkType type; const char *xpath; } links[] = {
+    { "category", "book", CG_CLASS_LINK_LIST, "/html/body/main/ul/li/a" },
+    { "category", "book", CG_CLASS_LINK_LIST, "/html/body/main/ul/li/h3/a" },
+    { "book", "author", CG_CLASS_LINK_SINGLETON, "/html/body/main/p/a" },
+    { "book", "category", CG_CLASS_LINK_SINGLETON, "/html/body/main/nav/a" },
+    { "author", "book", CG_CLASS_LINK_LIST, "/html/body/main/ol/li/a" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *label = g_strdup (names[i]);
+      CgPageClass *klass;
+
+      label[0] = g_ascii_toupper (label[0]);
+      klass = cg_site_model_add_class (model, names[i], label);
+      klass->n_pages = 10;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      cg_site_model_add_link (model, names[i], "home", CG_CLASS_LINK_LIST, HEADER_LOGO);
+      cg_site_model_add_link (model, names[i], "category", CG_CLASS_LINK_MENU, HEADER_MENU);
+      cg_site_model_add_link (model, names[i], "about", CG_CLASS_LINK_MENU, HEADER_MENU);
+      if (with_footer)
+        cg_site_model_add_link (model, names[i], "contact", CG_CLASS_LINK_LIST, FOOTER_LIST);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (links); i++)
+    cg_site_model_add_link (model, links[i].source, links[i].target, links[i].type, links[i].xpath);
+  cg_site_model_set_entry_class (model, "home");
+  cg_site_model_compute_depths (model);
+  return model;
+}
+
+static guint
+count_bundled (const CgClassGraphLayout *layout)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < cg_class_graph_layout_get_n_edges (layout); i++)
+    n += cg_class_graph_layout_get_edge (layout, i)->n_bundled;
+  return n;
+}
+
+static const CgClassGraphNode *
+node_named (const CgClassGraphLayout *layout,
+            const char               *name)
+{
+  int index = cg_class_graph_layout_find_node (layout, name);
+
+  g_assert_cmpint (index, >=, 0);
+  return cg_class_graph_layout_get_node (layout, index);
+}
+
+/* Each site-wide menu is drawn once, from the entry class, and its
+ * destinations say how many classes have it; the logo's way back home is
+ * not drawn at all; parallel links are one edge; links that are not on
+ * most classes stay as they are. */
+static void
+test_menus_layout (void)
+{
+  g_autoptr(CgSiteModel) model = menu_model (TRUE);
+  g_autoptr(CgClassGraphLayout) layout = cg_class_graph_layout_new (model, NULL);
+  g_autoptr(GError) error = NULL;
+  const CgClassGraphEdge *edge;
+
+  g_assert_cmpuint (cg_site_model_get_links (model)->len, ==, 29);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, 29);
+  cg_class_graph_layout_bundle_menus (layout);
+  g_assert_true (cg_class_graph_layout_compute (layout, &error));
+  g_assert_no_error (error);
+
+  /* home → category, home → about, home → contact, category → book,
+   * book → author, book → category (crumbs, not a menu), author → book. */
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, 7);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_bundled_links (layout), ==, 22);
+  /* The six links home are in no edge. */
+  g_assert_cmpuint (count_bundled (layout), ==, 23);
+  for (guint i = 0; i < cg_class_graph_layout_get_n_edges (layout); i++)
+    g_assert_cmpstr (cg_class_graph_layout_get_node (layout, cg_class_graph_layout_get_edge (layout, i)->target)->name, !=, "home");
+  assert_no_overlaps (layout);
+
+  edge = find_edge (layout, "home", "category", CG_CLASS_LINK_MENU);
+  g_assert_nonnull (edge);
+  g_assert_cmpuint (edge->n_menu_classes, ==, 6);
+  g_assert_cmpuint (edge->n_bundled, ==, 6);
+  g_assert_cmpuint (edge->n_points, >, 0);
+  edge = find_edge (layout, "home", "contact", CG_CLASS_LINK_LIST);
+  g_assert_nonnull (edge);
+  g_assert_cmpuint (edge->n_menu_classes, ==, 6);
+  /* The menu's loop on its own destination is part of the menu. */
+  g_assert_null (find_edge (layout, "about", "about", CG_CLASS_LINK_MENU));
+  g_assert_null (find_edge (layout, "author", "category", CG_CLASS_LINK_MENU));
+  edge = find_edge (layout, "category", "book", CG_CLASS_LINK_LIST);
+  g_assert_nonnull (edge);
+  g_assert_cmpuint (edge->n_bundled, ==, 2);
+  g_assert_cmpuint (edge->n_menu_classes, ==, 0);
+  edge = find_edge (layout, "book", "category", CG_CLASS_LINK_SINGLETON);
+  g_assert_nonnull (edge);
+  g_assert_cmpuint (edge->n_bundled, ==, 1);
+
+  g_assert_cmpuint (node_named (layout, "category")->n_menu_classes, ==, 6);
+  g_assert_cmpuint (node_named (layout, "about")->n_menu_classes, ==, 6);
+  g_assert_cmpuint (node_named (layout, "contact")->n_menu_classes, ==, 6);
+  g_assert_cmpuint (node_named (layout, "home")->n_menu_classes, ==, 6);
+  g_assert_cmpuint (node_named (layout, "book")->n_menu_classes, ==, 0);
+
+  /* Under the share, nothing is a menu: the demo-like model keeps every
+   * link. */
+  {
+    g_autoptr(CgSiteModel) demo = demo_like_model ();
+    g_autoptr(CgClassGraphLayout) plain = cg_class_graph_layout_new (demo, NULL);
+
+    cg_class_graph_layout_bundle_menus (plain);
+    g_assert_cmpuint (cg_class_graph_layout_get_n_edges (plain), ==, cg_site_model_get_links (demo)->len);
+    g_assert_cmpuint (cg_class_graph_layout_get_n_bundled_links (plain), ==, 0);
+  }
+}
+
+/* A menu that is new since the compared version is one new edge. */
+static void
+test_menus_diff (void)
+{
+  g_autoptr(CgSiteModel) model = menu_model (TRUE);
+  g_autoptr(CgSiteModel) previous = menu_model (FALSE);
+  g_autoptr(CgClassGraphLayout) layout = cg_class_graph_layout_new (model, previous);
+  g_autoptr(GError) error = NULL;
+  guint added = 0;
+
+  cg_class_graph_layout_bundle_menus (layout);
+  g_assert_true (cg_class_graph_layout_compute (layout, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < cg_class_graph_layout_get_n_edges (layout); i++)
+    {
+      const CgClassGraphEdge *edge = cg_class_graph_layout_get_edge (layout, i);
+
+      if (edge->state != CG_CLASS_GRAPH_NODE_ADDED)
+        continue;
+      added++;
+      g_assert_cmpstr (cg_class_graph_layout_get_node (layout, edge->target)->name, ==, "contact");
+      g_assert_cmpuint (edge->n_bundled, ==, 6);
+    }
+  g_assert_cmpuint (added, ==, 1);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, 7);
+}
+
+/* The widget folds menus unless asked for every link; the toggle keeps
+ * the nodes, the keyboard and the description working. */
+static void
+test_menus_widget (void)
+{
+  g_autoptr(CgSiteModel) model = menu_model (TRUE);
+  g_autoptr(GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  gboolean all = TRUE;
+  graphene_rect_t bounds;
+
+  g_object_get (graph, "show-all-links", &all, NULL);
+  g_assert_false (all);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (cg_class_graph_get_layout (self)), ==, 7);
+
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "6 page classes, 7 links (22 more links drawn with others). "
+                                       "Press Tab to go through the classes.");
+
+  /* Every class is a node, reachable with Tab. */
+  g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD));
+  do
+    g_hash_table_add (visited, g_strdup (cg_class_graph_get_focus_class (self)));
+  while (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD));
+  g_assert_cmpuint (g_hash_table_size (visited), ==, 6);
+
+  while (g_strcmp0 (cg_class_graph_get_focus_class (self), "about") != 0)
+    g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_BACKWARD));
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "About: 10 pages. In a site-wide menu on 6 classes. Linked from Home (Menu).");
+
+  g_object_set (graph, "show-all-links", TRUE, NULL);
+  g_assert_true (cg_class_graph_get_show_all_links (self));
+  wait_for_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (cg_class_graph_get_layout (self)), ==, 29);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_bundled_links (cg_class_graph_get_layout (self)), ==, 0);
+  g_assert_cmpuint (node_named (cg_class_graph_get_layout (self), "about")->n_menu_classes, ==, 0);
+  /* The focus stayed on its node, which now lists every class's menu. */
+  g_assert_cmpstr (cg_class_graph_get_focus_class (self), ==, "about");
+  g_assert_true (cg_class_graph_get_node_bounds (self, "contact", &bounds));
+
+  cg_class_graph_set_show_all_links (self, FALSE);
+  wait_for_layout (self);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (cg_class_graph_get_layout (self)), ==, 7);
+
+  gtk_window_destroy (window);
+  cg_test_iterate ();
+}
+
+/* The first Cairo node in @node's tree, depth first. */
+static GskRenderNode *
+find_cairo_node (GskRenderNode *node)
+{
+  GskRenderNode *found = NULL;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CAIRO_NODE:
+      return node;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; found == NULL && i < gsk_container_node_get_n_children (node); i++)
+        found = find_cairo_node (gsk_container_node_get_child (node, i));
+      return found;
+    case GSK_CLIP_NODE:
+      return find_cairo_node (gsk_clip_node_get_child (node));
+    case GSK_TRANSFORM_NODE:
+      return find_cairo_node (gsk_transform_node_get_child (node));
+    default:
+      return NULL;
+    }
+}
+
+/* The graph's drawing, as GTK asks for it, and its edges' node in it. */
+static GskRenderNode *
+snapshot_graph (GtkWidget      *graph,
+                GskRenderNode **out_edges)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+
+  GTK_WIDGET_GET_CLASS (graph)->snapshot (graph, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  *out_edges = find_cairo_node (node);
+  return node;
+}
+
+static void
+test_edges_node (void)
+{
+  g_autoptr(CgSiteModel) model = demo_like_model ();
+  GtkWindow *window;
+  GtkWidget *graph = show_graph (model, 900, 600, &window);
+  CgClassGraph *self = CG_CLASS_GRAPH (graph);
+  const CgClassGraphLayout *layout = cg_class_graph_get_layout (self);
+  graphene_rect_t widget = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (graph), gtk_widget_get_height (graph));
+  GskRenderNode *first, *second, *third;
+  GskRenderNode *edges, *edges_again, *edges_zoomed;
+  graphene_rect_t bounds;
+
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), >, 0);
+  first = snapshot_graph (graph, &edges);
+  g_assert_nonnull (edges);
+
+  /* The edges' drawing covers the edges, inside the widget, not the
+   * whole widget: the fitted graph leaves margins around it. */
+  gsk_render_node_get_bounds (edges, &bounds);
+  g_assert_true (graphene_rect_contains_rect (&widget, &bounds));
+  g_assert_cmpfloat (bounds.size.width * bounds.size.height, <, widget.size.width * widget.size.height);
+  for (guint i = 0; i < cg_class_graph_layout_get_n_edges (layout); i++)
+    {
+      const CgClassGraphEdge *edge = cg_class_graph_layout_get_edge (layout, i);
+
+      for (guint j = 0; j < edge->n_points; j++)
+        {
+          graphene_point_t p = GRAPHENE_POINT_INIT (edge->points[j].x * cg_class_graph_get_zoom (self),
+                                                    edge->points[j].y * cg_class_graph_get_zoom (self));
+          graphene_rect_t node_box;
+
+          /* Points are checked relative to a node's box, which shares
+           * the edges' transformation to widget pixels. */
+          g_assert_true (cg_class_graph_get_node_bounds (self, cg_class_graph_layout_get_node (layout, edge->source)->name,
+                                                         &node_box));
+          p.x += node_box.origin.x - cg_class_graph_layout_get_node (layout, edge->source)->box.origin.x * cg_class_graph_get_zoom (self);
+          p.y += node_box.origin.y - cg_class_graph_layout_get_node (layout, edge->source)->box.origin.y * cg_class_graph_get_zoom (self);
+          if (graphene_rect_contains_point (&widget, &p))
+            g_assert_true (graphene_rect_contains_point (&bounds, &p));
+        }
+    }
+
+  /* Drawn again with nothing changed, the same node is reused, so GTK
+   * sees nothing to redraw there; a zoom makes a new one. */
+  second = snapshot_graph (graph, &edges_again);
+  g_assert_true (edges_again == edges);
+  cg_class_graph_zoom_in (self);
+  third = snapshot_graph (graph, &edges_zoomed);
+  g_assert_nonnull (edges_zoomed);
+  g_assert_true (edges_zoomed != edges);
+
+  gsk_render_node_unref (first);
+  gsk_render_node_unref (second);
+  gsk_render_node_unref (third);
+  gtk_window_destroy (window);
+  cg_test_iterate ();
 }
 
 static void
@@ -456,7 +736,7 @@ test_zoom (void)
 
   /* Dragging pans. */
   {
-    GtkEventController *drag = find_controller (graph, GTK_TYPE_GESTURE_DRAG);
+    GtkEventController *drag = cg_test_find_controller (graph, GTK_TYPE_GESTURE_DRAG);
     g_autoptr(GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
     graphene_point_t centre;
 
@@ -470,7 +750,7 @@ test_zoom (void)
     g_assert_cmpfloat_with_epsilon (after.origin.x, before.origin.x + 50, 1e-3);
     g_assert_cmpfloat_with_epsilon (after.origin.y, before.origin.y - 40, 1e-3);
     /* The button coming up at the end of a drag is no click on a node. */
-    g_signal_emit_by_name (find_controller (graph, GTK_TYPE_GESTURE_CLICK), "released",
+    g_signal_emit_by_name (cg_test_find_controller (graph, GTK_TYPE_GESTURE_CLICK), "released",
                            1, (double) centre.x + 50, (double) centre.y - 40);
     g_assert_cmpuint (activated->len, ==, 0);
     g_signal_emit_by_name (drag, "drag-end", 50.0, -40.0);
@@ -479,7 +759,7 @@ test_zoom (void)
 
   /* A wheel scrolls the view. */
   {
-    GtkEventController *scroll = find_controller (graph, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
+    GtkEventController *scroll = cg_test_find_controller (graph, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
     gboolean handled = FALSE;
 
     g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
@@ -492,7 +772,7 @@ test_zoom (void)
 
   /* Pinching zooms about the fingers' centre. */
   {
-    GtkEventController *pinch = find_controller (graph, GTK_TYPE_GESTURE_ZOOM);
+    GtkEventController *pinch = cg_test_find_controller (graph, GTK_TYPE_GESTURE_ZOOM);
     double start = cg_class_graph_get_zoom (self);
 
     g_assert_true (cg_class_graph_get_node_bounds (self, "book", &before));
@@ -525,7 +805,7 @@ test_zoom (void)
     }
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 /* The demo model as a first exploration might have had it: no authors,
@@ -612,7 +892,7 @@ test_diff (void)
   g_assert_cmpint (cg_class_graph_get_node_state (self, "news"), ==, CG_CLASS_GRAPH_NODE_ABSENT);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -638,7 +918,7 @@ test_empty (void)
   gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD);
   g_assert_null (cg_class_graph_get_focus_class (self));
   gtk_widget_queue_draw (graph);
-  iterate ();
+  cg_test_iterate ();
 
   cg_class_graph_set_model (self, empty);
   g_assert_false (cg_class_graph_is_layout_pending (self));
@@ -658,10 +938,10 @@ test_empty (void)
   cg_class_graph_set_model (self, NULL);
   g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 0);
   g_assert_null (cg_class_graph_get_model (self));
-  iterate ();
+  cg_test_iterate ();
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 /* A wide site: a home page, categories, sub-categories and item classes,
@@ -710,13 +990,18 @@ test_big (void)
   int deepest_kept = 0, shallowest_left = G_MAXINT;
 
   g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (layout), ==, 300);
-  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, cg_site_model_get_links (model)->len);
+  /* Every class's link back home is one site-wide menu, left to the
+   * home's badge. */
+  g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout) + cg_class_graph_layout_get_n_bundled_links (layout), ==,
+                    cg_site_model_get_links (model)->len);
+  g_assert_cmpuint (cg_class_graph_layout_get_n_bundled_links (layout), ==, 299);
+  g_assert_cmpuint (node_named (layout, "class-000")->n_menu_classes, ==, 299);
   g_assert_cmpuint (cg_class_graph_layout_get_n_omitted_classes (layout), ==, 0);
   assert_no_overlaps (layout);
   /* Fitted, however small that makes it, and drawn. */
   g_assert_cmpfloat (cg_class_graph_get_zoom (self), <, 1.0);
   gtk_widget_queue_draw (graph);
-  iterate ();
+  cg_test_iterate ();
 
   /* Past the cap: the classes nearest the entry are laid out, the rest
    * counted. */
@@ -739,10 +1024,10 @@ test_big (void)
   g_assert_cmpint (deepest_kept, <=, shallowest_left);
   assert_no_overlaps (layout);
   gtk_widget_queue_draw (graph);
-  iterate ();
+  cg_test_iterate ();
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -815,7 +1100,7 @@ test_grow (void)
   g_assert_cmpuint (cg_class_graph_layout_get_n_nodes (cg_class_graph_get_layout (self)), ==, 0);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static GdkTexture *
@@ -923,7 +1208,7 @@ test_thumbnail (void)
   g_assert_cmpuint (pixel_at (without, x, y), ==, pixel_at (before, x, y));
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static int
@@ -1016,11 +1301,15 @@ main (int argc, char **argv)
   g_test_add_func ("/class-graph/click", test_click);
   g_test_add_func ("/class-graph/keyboard", test_keyboard);
   g_test_add_func ("/class-graph/zoom", test_zoom);
+  g_test_add_func ("/class-graph/edges-node", test_edges_node);
   g_test_add_func ("/class-graph/diff", test_diff);
   g_test_add_func ("/class-graph/empty", test_empty);
   g_test_add_func ("/class-graph/big", test_big);
   g_test_add_func ("/class-graph/grow", test_grow);
   g_test_add_func ("/class-graph/thumbnail", test_thumbnail);
+  g_test_add_func ("/class-graph/menus-layout", test_menus_layout);
+  g_test_add_func ("/class-graph/menus-diff", test_menus_diff);
+  g_test_add_func ("/class-graph/menus-widget", test_menus_widget);
 
   return g_test_run ();
 }

@@ -1,10 +1,11 @@
 /* test-class-view.c: the class view, its records table and archived pages, in process.
  *
  * The project is real: the bundled demo site is served on 127.0.0.1 and a
- * few of its category and book pages are crawled into a project's WARC
- * files; the model, records and wrapper are stored through the store's
- * own APIs, the records being the demo site's ground truth for those
- * pages.
+ * few of its category, book and author pages are crawled into a project's
+ * WARC files; the model, records and wrappers are stored through the
+ * store's own APIs, the category records being the demo site's ground
+ * truth for those pages, the author records those a wrapper learned on
+ * the author pages finds in two regions (books and biography).
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,14 +19,16 @@
 #include "cg-class-view.h"
 #include "cg-crawler.h"
 #include "cg-demo-server.h"
+#include "cg-links.h"
 #include "cg-record-store.h"
 #include "cg-records-table.h"
+#include "cg-test-widgets.h"
+#include "cg-wrapper.h"
 
 #define N_CATEGORY_PAGES 4
 #define N_BOOK_PAGES     2
+#define N_AUTHOR_PAGES   4
 #define N_THUMBNAILS     3
-/* Only a guard against a test that hangs; nothing is measured. */
-#define WAIT_LIMIT_S     120
 
 static const char * const fields[] = { "title", "author", "format", "year", "price", "was_price", "badge", NULL };
 static const char *region_xpath = "/html/body/main/ol[1]";
@@ -37,37 +40,11 @@ typedef struct {
   CgSiteModel  *model;
   GPtrArray    *category_urls;   /* char *, crawled, in the model's samples order */
   GPtrArray    *book_urls;
+  GPtrArray    *author_urls;
   GPtrArray    *records;         /* CgRecord, as stored, with url */
 } Site;
 
 static Site site;
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 100 && g_main_context_pending (NULL); i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-wait_limit_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until *@flag is set. */
-static void
-wait_for (gboolean *flag)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_LIMIT_S, wait_limit_cb, &timed_out);
-
-  while (!*flag && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static void
 crawl_finished_cb (CgCrawler    *crawler,
@@ -164,6 +141,57 @@ make_wrapper_json (void)
   return json_to_string (root, TRUE);
 }
 
+static void
+free_doc (gpointer doc)
+{
+  xmlFreeDoc (doc);
+}
+
+/* The records of the author pages as the extractor finds them: a wrapper
+ * learned on the pages (made in process by the demo site, as the server
+ * served them to the crawl) and applied to each; both stored. */
+static void
+extract_authors (const char *base)
+{
+  CgDemoSite *demo = cg_demo_server_get_site (site.server);
+  CgStore *store = cg_project_get_store (site.project);
+  gint64 model_id = cg_site_model_get_id (site.model);
+  g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func (free_doc);
+  g_autoptr(GPtrArray) urls = g_ptr_array_new ();
+  g_autoptr(CgWrapper) wrapper = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *definition = NULL;
+
+  for (guint i = 0; i < site.author_urls->len; i++)
+    {
+      const char *url = g_ptr_array_index (site.author_urls, i);
+      g_autoptr(CgDemoResponse) response = cg_demo_site_respond (demo, base, url + strlen (base), NULL, NULL, NULL);
+      gsize length;
+      const char *data;
+
+      g_assert_cmpuint (response->status, ==, 200);
+      data = g_bytes_get_data (response->body, &length);
+      g_ptr_array_add (docs, cg_html_parse (data, length, url, response->content_type, &error));
+      g_assert_no_error (error);
+      g_ptr_array_add (urls, (gpointer) url);
+    }
+  wrapper = cg_wrapper_learn ("author", docs, urls, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < docs->len; i++)
+    {
+      g_autoptr(GPtrArray) records = cg_wrapper_apply (wrapper, g_ptr_array_index (docs, i), urls->pdata[i], &error);
+
+      g_assert_no_error (error);
+      g_assert_true (cg_record_store_replace_page (store, model_id, "author", lookup_url_id (urls->pdata[i]),
+                                                   records, &error));
+      g_assert_no_error (error);
+    }
+  definition = cg_wrapper_to_json (wrapper);
+  g_assert_true (cg_record_store_save_wrapper (store, model_id, "author", cg_wrapper_get_kind (wrapper),
+                                               definition, docs->len, &error));
+  g_assert_no_error (error);
+}
+
 /* Serves the demo site, crawls some of its pages into a project and
  * stores a model, records and a wrapper of its "category" class. */
 static void
@@ -181,7 +209,7 @@ site_set_up (void)
   CgDemoSite *demo;
   CgPageClass *klass;
   gboolean finished = FALSE;
-  guint n_categories = 0, n_books = 0;
+  guint n_categories = 0, n_books = 0, n_authors = 0;
 
   site.dir = g_dir_make_tmp ("cg-class-view-XXXXXX", &error);
   g_assert_no_error (error);
@@ -193,6 +221,7 @@ site_set_up (void)
 
   site.category_urls = g_ptr_array_new_with_free_func (g_free);
   site.book_urls = g_ptr_array_new_with_free_func (g_free);
+  site.author_urls = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < cg_demo_site_get_n_pages (demo); i++)
     {
       JsonObject *page = cg_demo_site_get_page (demo, i);
@@ -209,6 +238,11 @@ site_set_up (void)
           g_ptr_array_add (site.book_urls, g_strconcat (base, path, NULL));
           n_books++;
         }
+      else if (g_str_equal (klass_name, "author") && n_authors < N_AUTHOR_PAGES)
+        {
+          g_ptr_array_add (site.author_urls, g_strconcat (base, path, NULL));
+          n_authors++;
+        }
     }
   g_assert_cmpuint (n_categories, ==, N_CATEGORY_PAGES);
   g_assert_cmpuint (n_books, ==, N_BOOK_PAGES);
@@ -222,6 +256,8 @@ site_set_up (void)
     g_strv_builder_add (seeds, g_ptr_array_index (site.category_urls, i));
   for (guint i = 0; i < site.book_urls->len; i++)
     g_strv_builder_add (seeds, g_ptr_array_index (site.book_urls, i));
+  for (guint i = 0; i < site.author_urls->len; i++)
+    g_strv_builder_add (seeds, g_ptr_array_index (site.author_urls, i));
   g_strfreev (config->seeds);
   config->seeds = g_strv_builder_end (seeds);
   config->max_depth = 0;
@@ -231,7 +267,7 @@ site_set_up (void)
   g_assert_no_error (error);
   g_signal_connect (crawler, "finished", G_CALLBACK (crawl_finished_cb), &finished);
   cg_crawler_start (crawler);
-  wait_for (&finished);
+  cg_test_wait_for_flag (&finished, "the crawl of the sample pages");
 
   /* The model: the "category" class with all its pages as samples, and a
    * "book" class with no records. */
@@ -250,6 +286,12 @@ site_set_up (void)
   for (guint i = 0; i < site.book_urls->len; i++)
     klass->samples[i] = g_strdup (g_ptr_array_index (site.book_urls, i));
   klass->n_pages = site.book_urls->len;
+  klass = cg_site_model_add_class (site.model, "author", "Author");
+  g_strfreev (klass->samples);
+  klass->samples = g_new0 (char *, site.author_urls->len + 1);
+  for (guint i = 0; i < site.author_urls->len; i++)
+    klass->samples[i] = g_strdup (g_ptr_array_index (site.author_urls, i));
+  klass->n_pages = site.author_urls->len;
   cg_site_model_add_link (site.model, "category", "book", CG_CLASS_LINK_LIST, "/html/body/main/ol/li/h3/a");
   cg_site_model_set_entry_class (site.model, "category");
   cg_site_model_compute_depths (site.model);
@@ -286,6 +328,8 @@ site_set_up (void)
                                                    "category", url_id, page_records, &error));
       g_assert_no_error (error);
     }
+  extract_authors (base);
+
   wrapper = make_wrapper_json ();
   g_assert_true (cg_record_store_save_wrapper (cg_project_get_store (site.project), cg_site_model_get_id (site.model),
                                                "category", CG_WRAPPER_LIST, wrapper, N_CATEGORY_PAGES, &error));
@@ -333,6 +377,7 @@ site_tear_down (void)
   g_clear_object (&site.server);
   g_clear_pointer (&site.category_urls, g_ptr_array_unref);
   g_clear_pointer (&site.book_urls, g_ptr_array_unref);
+  g_clear_pointer (&site.author_urls, g_ptr_array_unref);
   g_clear_pointer (&site.records, g_ptr_array_unref);
   remove_tree (site.dir);
   g_free (site.dir);
@@ -350,26 +395,9 @@ show_view (GtkWindow  **out_window,
   gtk_window_set_child (window, GTK_WIDGET (view));
   gtk_window_present (window);
   cg_class_view_set_class (view, site.project, site.model, class_name);
-  iterate ();
+  cg_test_iterate ();
   *out_window = window;
   return view;
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static const char *
@@ -456,7 +484,7 @@ test_records (void)
     }
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 /* "£12.99" → 12.99, read independently of the table's collation. */
@@ -480,7 +508,7 @@ test_sort (void)
   gboolean prices_differ = FALSE;
 
   gtk_column_view_sort_by_column (column_view, find_column (column_view, "price"), GTK_SORT_ASCENDING);
-  iterate ();
+  cg_test_iterate ();
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
   for (guint i = 1; i < n; i++)
     {
@@ -495,19 +523,19 @@ test_sort (void)
   g_assert_true (prices_differ);
 
   gtk_column_view_sort_by_column (column_view, find_column (column_view, "price"), GTK_SORT_DESCENDING);
-  iterate ();
+  cg_test_iterate ();
   for (guint i = 1; i < n; i++)
     g_assert_cmpfloat (parse_price (cg_record_get (row_record (rows, i - 1), "price")), >=,
                        parse_price (cg_record_get (row_record (rows, i), "price")));
 
   gtk_column_view_sort_by_column (column_view, find_column (column_view, "year"), GTK_SORT_ASCENDING);
-  iterate ();
+  cg_test_iterate ();
   for (guint i = 1; i < n; i++)
     g_assert_cmpint (atoi (cg_record_get (row_record (rows, i - 1), "year")), <=,
                      atoi (cg_record_get (row_record (rows, i), "year")));
 
   gtk_column_view_sort_by_column (column_view, find_column (column_view, "Position"), GTK_SORT_DESCENDING);
-  iterate ();
+  cg_test_iterate ();
   g_assert_cmpuint (row_record (rows, 0)->position, >, row_record (rows, n - 1)->position);
   for (guint i = 1; i < n; i++)
     g_assert_cmpuint (row_record (rows, i - 1)->position, >=, row_record (rows, i)->position);
@@ -515,7 +543,7 @@ test_sort (void)
   /* Pages sort naturally: "?page=2" before "?page=10" is not in this
    * sample, but every page's rows stay together. */
   gtk_column_view_sort_by_column (column_view, find_column (column_view, "Page"), GTK_SORT_ASCENDING);
-  iterate ();
+  cg_test_iterate ();
   {
     g_autoptr(GHashTable) finished_pages = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -534,7 +562,7 @@ test_sort (void)
   }
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 typedef struct {
@@ -558,14 +586,14 @@ static void
 type_search (CgRecordsTable *table,
              const char     *text)
 {
-  GtkWidget *entry = find_widget (GTK_WIDGET (table), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *entry = cg_test_find_widget (GTK_WIDGET (table), GTK_TYPE_SEARCH_ENTRY, NULL);
   Search search = { text, FALSE };
   gulong id = g_signal_connect (entry, "search-changed", G_CALLBACK (search_changed_cb), &search);
 
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
-  wait_for (&search.changed);
+  cg_test_wait_for_flag (&search.changed, "the search entry to take the text");
   g_signal_handler_disconnect (entry, id);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static guint
@@ -624,13 +652,13 @@ test_search (void)
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
   g_assert_cmpstr (visible_child_name_of (GTK_WIDGET (cg_records_table_get_column_view (table))), ==, "no-match");
   /* Nothing to export. */
-  g_assert_false (gtk_widget_is_sensitive (find_widget (GTK_WIDGET (table), GTK_TYPE_MENU_BUTTON)));
+  g_assert_false (gtk_widget_is_sensitive (cg_test_find_widget (GTK_WIDGET (table), GTK_TYPE_MENU_BUTTON, NULL)));
 
   type_search (table, "");
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, site.records->len);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -732,7 +760,7 @@ test_export (void)
   /* What is shown is what is written: a search and a sort. */
   type_search (table, "Paperback");
   gtk_column_view_sort_by_column (column_view, find_column (column_view, "price"), GTK_SORT_DESCENDING);
-  iterate ();
+  cg_test_iterate ();
   keys = shown_keys (table);
   g_assert_cmpuint (keys->len, ==, count_matches ("Paperback"));
   g_assert_cmpuint (keys->len, <, site.records->len);
@@ -829,7 +857,7 @@ test_export (void)
   g_clear_error (&error);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 /* Fields named like the export's own columns get a prefix, so that no
@@ -893,7 +921,7 @@ test_rename (void)
   g_autoptr(CgSiteModel) stored = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *long_label = NULL;
-  GtkWidget *button = find_widget (GTK_WIDGET (view), GTK_TYPE_MENU_BUTTON);
+  GtkWidget *button = cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_MENU_BUTTON, NULL);
   GtkWidget *entry;
 
   g_signal_connect (view, "class-renamed", G_CALLBACK (class_renamed_cb), calls);
@@ -901,12 +929,12 @@ test_rename (void)
 
   /* As a person does it: open the popover, type, press Rename. */
   gtk_menu_button_popup (GTK_MENU_BUTTON (button));
-  iterate ();
-  entry = find_widget (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), GTK_TYPE_ENTRY);
+  cg_test_iterate ();
+  entry = cg_test_find_widget (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), GTK_TYPE_ENTRY, NULL);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "Category");
   gtk_editable_set_text (GTK_EDITABLE (entry), "  Book lists ");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (entry), "class.rename", NULL));
-  iterate ();
+  cg_test_iterate ();
 
   g_assert_cmpuint (calls->len, ==, 1);
   g_assert_cmpstr (calls->pdata[0], ==, "category=Book lists");
@@ -920,7 +948,7 @@ test_rename (void)
 
   /* Bad names: an error for the user, nothing changed. */
   gtk_menu_button_popup (GTK_MENU_BUTTON (button));
-  iterate ();
+  cg_test_iterate ();
   gtk_editable_set_text (GTK_EDITABLE (entry), "   ");
   gtk_widget_activate_action (GTK_WIDGET (entry), "class.rename", NULL);
   g_assert_cmpuint (toasts->len, ==, 1);
@@ -941,17 +969,7 @@ test_rename (void)
   g_assert_cmpuint (calls->len, ==, 2);
 
   gtk_window_destroy (window);
-  iterate ();
-}
-
-static guint
-count_children (GtkWidget *widget)
-{
-  guint n = 0;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    n++;
-  return n;
+  cg_test_iterate ();
 }
 
 static void
@@ -970,11 +988,11 @@ test_thumbnails (void)
   view = show_view (&window, "category");
   samples = cg_class_view_get_samples (view);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (samples)));
-  g_assert_cmpuint (count_children (GTK_WIDGET (samples)), ==, N_CATEGORY_PAGES);
+  g_assert_cmpuint (cg_test_count_children (GTK_WIDGET (samples)), ==, N_CATEGORY_PAGES);
   for (guint i = 0; i < N_CATEGORY_PAGES; i++)
     {
       GtkWidget *child = GTK_WIDGET (gtk_flow_box_get_child_at_index (samples, i));
-      GtkWidget *picture = find_widget (child, GTK_TYPE_PICTURE);
+      GtkWidget *picture = cg_test_find_widget (child, GTK_TYPE_PICTURE, NULL);
 
       g_assert_true (gtk_widget_get_focusable (child));
       g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (child), g_ptr_array_index (site.category_urls, i)));
@@ -992,27 +1010,27 @@ test_thumbnails (void)
         g_assert_null (picture);
     }
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 
   /* A file that is not an image. */
   g_assert_true (g_file_get_contents (garbage, &saved, &saved_length, NULL));
   g_assert_true (g_file_set_contents (garbage, "not a PNG", -1, NULL));
   view = show_view (&window, "category");
   samples = cg_class_view_get_samples (view);
-  g_assert_cmpuint (count_children (GTK_WIDGET (samples)), ==, N_CATEGORY_PAGES);
-  g_assert_null (find_widget (GTK_WIDGET (gtk_flow_box_get_child_at_index (samples, 1)), GTK_TYPE_PICTURE));
-  g_assert_nonnull (find_widget (GTK_WIDGET (gtk_flow_box_get_child_at_index (samples, 0)), GTK_TYPE_PICTURE));
+  g_assert_cmpuint (cg_test_count_children (GTK_WIDGET (samples)), ==, N_CATEGORY_PAGES);
+  g_assert_null (cg_test_find_widget (GTK_WIDGET (gtk_flow_box_get_child_at_index (samples, 1)), GTK_TYPE_PICTURE, NULL));
+  g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (gtk_flow_box_get_child_at_index (samples, 0)), GTK_TYPE_PICTURE, NULL));
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
   g_assert_true (g_file_set_contents (garbage, saved, saved_length, NULL));
 
   /* A class none of whose thumbnails were rendered. */
   view = show_view (&window, "book");
   samples = cg_class_view_get_samples (view);
-  g_assert_cmpuint (count_children (GTK_WIDGET (samples)), ==, N_BOOK_PAGES);
-  g_assert_null (find_widget (GTK_WIDGET (samples), GTK_TYPE_PICTURE));
+  g_assert_cmpuint (cg_test_count_children (GTK_WIDGET (samples)), ==, N_BOOK_PAGES);
+  g_assert_null (cg_test_find_widget (GTK_WIDGET (samples), GTK_TYPE_PICTURE, NULL));
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -1029,7 +1047,7 @@ test_empty (void)
   status = gtk_stack_get_visible_child (GTK_STACK (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (cg_records_table_get_column_view (table))))));
   g_assert_true (ADW_IS_STATUS_PAGE (status));
   g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), "cartograph-cli extract"));
-  g_assert_false (gtk_widget_is_sensitive (find_widget (GTK_WIDGET (table), GTK_TYPE_SEARCH_ENTRY)));
+  g_assert_false (gtk_widget_is_sensitive (cg_test_find_widget (GTK_WIDGET (table), GTK_TYPE_SEARCH_ENTRY, NULL)));
   g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (cg_records_table_get_column_view (table))), ==, 2);
 
   /* From a class with records to one with none, and back. */
@@ -1040,29 +1058,13 @@ test_empty (void)
 
   /* A class the model lacks, and none. */
   cg_class_view_set_class (view, site.project, site.model, "no-such-class");
-  g_assert_true (ADW_IS_STATUS_PAGE (gtk_stack_get_visible_child (GTK_STACK (find_widget (GTK_WIDGET (view), GTK_TYPE_STACK)))));
+  g_assert_true (ADW_IS_STATUS_PAGE (gtk_stack_get_visible_child (GTK_STACK (cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_STACK, NULL)))));
   cg_class_view_set_class (view, NULL, NULL, NULL);
   g_assert_null (cg_class_view_get_project (view));
-  g_assert_true (ADW_IS_STATUS_PAGE (gtk_stack_get_visible_child (GTK_STACK (find_widget (GTK_WIDGET (view), GTK_TYPE_STACK)))));
+  g_assert_true (ADW_IS_STATUS_PAGE (gtk_stack_get_visible_child (GTK_STACK (cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_STACK, NULL)))));
 
   gtk_window_destroy (window);
-  iterate ();
-}
-
-static GtkWidget *
-find_error_label (GtkWidget *root)
-{
-  if (GTK_IS_LABEL (root) && gtk_widget_has_css_class (root, "error"))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_error_label (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  cg_test_iterate ();
 }
 
 /* A damaged wrapper definition is reported, and the records still show. */
@@ -1095,11 +1097,11 @@ test_bad_wrapper (void)
       g_assert_cmpuint (cg_records_table_get_n_records (table), ==, site.records->len);
       /* The error is in the wrapper's page, as a label with the error
        * style. */
-      label = find_error_label (GTK_WIDGET (view));
+      label = cg_test_find_with_css_class (GTK_WIDGET (view), GTK_TYPE_LABEL, "error");
       g_assert_nonnull (label);
       g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (label)), "cannot be read"));
       gtk_window_destroy (window);
-      iterate ();
+      cg_test_iterate ();
     }
   g_assert_true (cg_record_store_save_wrapper (store, model_id, "category", CG_WRAPPER_LIST, good, N_CATEGORY_PAGES, &error));
   g_assert_no_error (error);
@@ -1154,6 +1156,144 @@ expected_title (const char *url)
   return g_steal_pointer (&title);
 }
 
+/* The books' titles of an author page, from the demo site's truth. */
+static GPtrArray *
+author_titles (const char *url)
+{
+  CgDemoSite *demo = cg_demo_server_get_site (site.server);
+  g_autofree char *base = g_strdup_printf ("http://127.0.0.1:%u", cg_demo_server_get_port (site.server));
+  JsonObject *page = cg_demo_site_lookup_page (demo, url + strlen (base));
+  JsonArray *truth;
+  GPtrArray *titles = g_ptr_array_new ();
+
+  g_assert_nonnull (page);
+  truth = json_object_get_array_member (page, "records");
+  for (guint i = 0; i < json_array_get_length (truth); i++)
+    g_ptr_array_add (titles, (gpointer) json_object_get_string_member (json_array_get_object_element (truth, i), "title"));
+  return titles;
+}
+
+static gboolean
+has_column (CgRecordsTable *table,
+            const char     *name)
+{
+  return g_strv_contains (cg_records_table_get_columns (table), name);
+}
+
+/* The demo's author pages hold two regions of records: the author's books
+ * and, below them, the paragraphs of the biography. The table shows the
+ * books, with their columns, until the biography is chosen. */
+static void
+test_regions (void)
+{
+  GtkWindow *window;
+  CgClassView *view = show_view (&window, "author");
+  CgRecordsTable *table = CG_RECORDS_TABLE (cg_class_view_get_records_table (view));
+  GtkDropDown *chooser = cg_records_table_get_region_chooser (table);
+  GListModel *rows = cg_records_table_get_rows (table);
+  CgRecordRegions *regions = cg_records_table_get_regions (table);
+  g_autoptr(GHashTable) all_titles = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *csv_path = g_build_filename (site.dir, "biography.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  GListModel *entries;
+  guint n_books = 0, n_paragraphs;
+  g_autofree char *main_tail = NULL;
+
+  /* The books first: each page's, in its order, and nothing else. */
+  g_assert_nonnull (regions);
+  g_assert_cmpint (cg_records_table_get_region (table), ==, 0);
+  g_assert_cmpint (cg_record_regions_get_main (regions), ==, 0);
+  for (guint i = 0; i < site.author_urls->len; i++)
+    {
+      const char *url = g_ptr_array_index (site.author_urls, i);
+      g_autoptr(GPtrArray) titles = author_titles (url);
+      guint found = 0;
+
+      for (guint j = 0; j < titles->len; j++)
+        g_hash_table_add (all_titles, g_ptr_array_index (titles, j));
+      for (guint r = 0; r < g_list_model_get_n_items (rows); r++)
+        {
+          const CgRecord *record = row_record (rows, r);
+
+          if (!g_str_equal (record->url, url))
+            continue;
+          g_assert_cmpuint (found, <, titles->len);
+          g_assert_cmpstr (cg_record_get (record, "title"), ==, g_ptr_array_index (titles, found));
+          found++;
+        }
+      g_assert_cmpuint (found, ==, titles->len);
+      n_books += titles->len;
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_books);
+  g_assert_true (has_column (table, "title"));
+  g_assert_false (has_column (table, "text"));
+
+  /* The chooser shows, names each region by its XPath's end and its count. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (chooser)));
+  entries = gtk_drop_down_get_model (chooser);
+  g_assert_cmpuint (g_list_model_get_n_items (entries), >=, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 0);
+  main_tail = cg_record_regions_describe (regions, 0);
+  {
+    const char *first = gtk_string_list_get_string (GTK_STRING_LIST (entries), 0);
+    g_autofree char *count = g_strdup_printf ("(%u records)", n_books);
+
+    g_assert_true (g_str_has_prefix (first, main_tail));
+    g_assert_nonnull (strstr (first, count));
+    g_assert_true (g_str_has_suffix (cg_record_regions_get_region (regions, 0)->xpath, main_tail));
+  }
+
+  /* Choosing the biography: its paragraphs, with its own column only. */
+  gtk_drop_down_set_selected (chooser, 1);
+  cg_test_iterate ();
+  g_assert_cmpint (cg_records_table_get_region (table), ==, 1);
+  n_paragraphs = g_list_model_get_n_items (rows);
+  g_assert_cmpuint (n_paragraphs, ==, cg_record_regions_get_region (regions, 1)->n_records);
+  g_assert_cmpuint (n_paragraphs, >=, site.author_urls->len);
+  g_assert_cmpuint (cg_records_table_get_n_records (table), ==, n_paragraphs);
+  g_assert_true (has_column (table, "text"));
+  g_assert_false (has_column (table, "title"));
+  for (guint r = 0; r < n_paragraphs; r++)
+    {
+      const CgRecord *record = row_record (rows, r);
+      const char *text = cg_record_get (record, "text");
+
+      g_assert_nonnull (text);
+      g_assert_cmpstr (text, !=, "");
+      g_assert_false (g_hash_table_contains (all_titles, text));
+      g_assert_null (cg_record_get (record, "title"));
+    }
+
+  /* Export writes the region shown. */
+  g_assert_cmpuint (export (table, csv_path, CG_EXPORT_CSV, NULL, &error), ==, n_paragraphs);
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "url,region,position,text");
+  g_assert_cmpuint (g_strv_length (lines), ==, n_paragraphs + 2);  /* the header, the rows, "" */
+
+  /* Reading the records again keeps the region; another class and back
+   * starts at the main one. */
+  cg_class_view_reload_records (view);
+  g_assert_cmpint (cg_records_table_get_region (table), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_paragraphs);
+  cg_class_view_set_class (view, site.project, site.model, "category");
+  /* One region: no chooser. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (chooser)));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, site.records->len);
+  cg_class_view_set_class (view, site.project, site.model, "author");
+  g_assert_cmpint (cg_records_table_get_region (table), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_books);
+  g_assert_false (cg_records_table_set_region (table, 1000));
+  g_assert_cmpint (cg_records_table_get_region (table), ==, 0);
+
+  gtk_window_destroy (window);
+  cg_test_iterate ();
+}
+
 /* Activating a thumbnail shows the page from the WARC files: the demo
  * server is stopped first, so nothing can come from it. */
 static void
@@ -1182,7 +1322,7 @@ test_archived_page (void)
   web_view = cg_archived_page_get_web_view (page);
   g_assert_nonnull (web_view);
   g_signal_connect (web_view, "load-changed", G_CALLBACK (load_changed_cb), &finished);
-  wait_for (&finished);
+  cg_test_wait_for_flag (&finished, "the archived page to load");
 
   g_assert_cmpstr (webkit_web_view_get_uri (web_view), ==, url);
   g_assert_cmpstr (webkit_web_view_get_title (web_view), ==, title);
@@ -1212,7 +1352,7 @@ test_archived_page (void)
   g_assert_cmpstr (cg_archived_page_get_url (page), ==, url);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 int
@@ -1241,6 +1381,7 @@ main (int argc, char **argv)
   g_test_add_func ("/class-view/thumbnails", test_thumbnails);
   g_test_add_func ("/class-view/empty", test_empty);
   g_test_add_func ("/class-view/bad-wrapper", test_bad_wrapper);
+  g_test_add_func ("/class-view/regions", test_regions);
   /* Last: it stops the demo server. */
   g_test_add_func ("/class-view/archived-page", test_archived_page);
 

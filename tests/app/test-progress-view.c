@@ -9,66 +9,13 @@
 
 #include "cg-coverage-plot.h"
 #include "cg-progress-view.h"
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50 && g_main_context_pending (NULL); i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static GtkWidget *
-find_button (GtkWidget  *root,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_row (GtkWidget  *root,
-          const char *title)
-{
-  if (ADW_IS_PREFERENCES_ROW (root) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_row (child, title);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* Shows @view in a window, so that it is drawn as it would be. */
-static GtkWindow *
-show_in_window (GtkWidget *view)
-{
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-
-  gtk_window_set_default_size (window, 900, 800);
-  gtk_window_set_child (window, view);
-  gtk_window_present (window);
-  iterate ();
-  return window;
-}
+#include "cg-test-widgets.h"
 
 static void
 test_counters (void)
 {
   CgProgressView *view = CG_PROGRESS_VIEW (cg_progress_view_new ());
-  GtkWindow *window = show_in_window (GTK_WIDGET (view));
+  GtkWindow *window = cg_test_show_in_window (GTK_WIDGET (view), 900, 800);
   CgCrawlStats stats = { 0 };
   g_autofree char *two_mb = g_format_size (2 * 1000 * 1000);
 
@@ -88,29 +35,29 @@ test_counters (void)
   g_assert_cmpstr (cg_progress_view_get_counter_text (view, CG_PROGRESS_COUNTER_RATE), ==, "7.3");
 
   /* A paused crawl offers Resume rather than Pause. */
-  g_assert_true (gtk_widget_get_visible (find_button (GTK_WIDGET (view), "_Pause")));
-  g_assert_false (gtk_widget_get_visible (find_button (GTK_WIDGET (view), "_Resume")));
+  g_assert_true (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Pause")));
+  g_assert_false (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Resume")));
   stats.paused = TRUE;
   cg_progress_view_update_stats (view, &stats);
-  g_assert_false (gtk_widget_get_visible (find_button (GTK_WIDGET (view), "_Pause")));
-  g_assert_true (gtk_widget_get_visible (find_button (GTK_WIDGET (view), "_Resume")));
+  g_assert_false (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Pause")));
+  g_assert_true (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Resume")));
 
   /* Without a parent providing the crawl actions, the buttons do nothing. */
-  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (view), "_Stop")));
+  g_assert_false (gtk_widget_is_sensitive (cg_test_find_button (GTK_WIDGET (view), "_Stop")));
 
   cg_progress_view_reset (view);
   g_assert_cmpstr (cg_progress_view_get_counter_text (view, CG_PROGRESS_COUNTER_FETCHED), ==, "—");
-  g_assert_true (gtk_widget_get_visible (find_button (GTK_WIDGET (view), "_Pause")));
+  g_assert_true (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Pause")));
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
 test_events (void)
 {
   CgProgressView *view = CG_PROGRESS_VIEW (cg_progress_view_new ());
-  GtkWindow *window = show_in_window (GTK_WIDGET (view));
+  GtkWindow *window = cg_test_show_in_window (GTK_WIDGET (view), 900, 800);
 
   g_assert_cmpuint (cg_progress_view_get_n_events (view), ==, 0);
   g_assert_null (cg_progress_view_get_event_text (view, 0));
@@ -139,14 +86,14 @@ test_events (void)
   g_assert_cmpuint (cg_progress_view_get_n_events (view), ==, 0);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
 test_classes (void)
 {
   CgProgressView *view = CG_PROGRESS_VIEW (cg_progress_view_new ());
-  GtkWindow *window = show_in_window (GTK_WIDGET (view));
+  GtkWindow *window = cg_test_show_in_window (GTK_WIDGET (view), 900, 800);
   guint pages = 0, records = 0;
 
   g_assert_cmpuint (cg_progress_view_get_n_classes (view), ==, 0);
@@ -171,9 +118,9 @@ test_classes (void)
     cg_site_model_add_class (model, "author", "Writer");
     cg_progress_view_set_model (view, model);
     cg_progress_view_update_class (view, "author", 2, 0);
-    g_assert_nonnull (find_row (GTK_WIDGET (view), "Writer"));
-    g_assert_null (find_row (GTK_WIDGET (view), "author"));
-    g_assert_nonnull (find_row (GTK_WIDGET (view), "book"));
+    g_assert_nonnull (cg_test_find_row (GTK_WIDGET (view), "Writer"));
+    g_assert_null (cg_test_find_row (GTK_WIDGET (view), "author"));
+    g_assert_nonnull (cg_test_find_row (GTK_WIDGET (view), "book"));
     g_assert_true (cg_progress_view_get_class_counts (view, "author", &pages, NULL));
     g_assert_cmpuint (pages, ==, 2);
     cg_progress_view_set_model (view, NULL);
@@ -192,14 +139,14 @@ test_classes (void)
   g_assert_cmpuint (cg_progress_view_get_n_classes (view), ==, 0);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
 test_plot (void)
 {
   CgProgressView *view = CG_PROGRESS_VIEW (cg_progress_view_new ());
-  GtkWindow *window = show_in_window (GTK_WIDGET (view));
+  GtkWindow *window = cg_test_show_in_window (GTK_WIDGET (view), 900, 800);
   CgCoveragePlot *plot = cg_progress_view_get_plot (view);
   guint64 requests = 0, bigrams = 0;
   double max_x = 0, max_y = 0;
@@ -227,14 +174,14 @@ test_plot (void)
 
   /* Drawing the plot with points must work (and not warn). */
   gtk_widget_queue_draw (GTK_WIDGET (plot));
-  iterate ();
+  cg_test_iterate ();
 
   /* Fewer requests than before is a new crawl: the curve starts again. */
   cg_progress_view_add_coverage (view, 1, 10);
   g_assert_cmpuint (cg_coverage_plot_get_n_points (plot), ==, 1);
 
   gtk_window_destroy (window);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void

@@ -8,86 +8,12 @@
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
+#include "cg-class-sampler.h"
 #include "cg-project-page.h"
 #include "cg-record-store.h"
-
-/* Generous: CI machines are slow and shared. Nothing waits this long when
- * things work. */
-#define WAIT_TIMEOUT_S 120
+#include "cg-test-widgets.h"
 
 static char *tmp_home;
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50 && g_main_context_pending (NULL); i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-typedef gboolean (*Condition) (gpointer user_data);
-
-static void
-wait_for (Condition   condition,
-          gpointer    user_data,
-          const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
-
-  while (!condition (user_data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Waited %d s for %s", WAIT_TIMEOUT_S, what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-/* The widget of @type below @root whose title (status page, row) is
- * @title. */
-static GtkWidget *
-find_titled (GtkWidget  *root,
-             GType       type,
-             const char *title)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    {
-      const char *text = NULL;
-
-      if (ADW_IS_STATUS_PAGE (root))
-        text = adw_status_page_get_title (ADW_STATUS_PAGE (root));
-      else if (ADW_IS_PREFERENCES_ROW (root))
-        text = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root));
-      else if (GTK_IS_BUTTON (root))
-        text = gtk_button_get_label (GTK_BUTTON (root));
-      if (g_strcmp0 (text, title) == 0)
-        return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_titled (child, type, title);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_actionable (GtkWidget  *root,
-                 const char *action)
-{
-  if (GTK_IS_ACTIONABLE (root) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_actionable (child, action);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 /* GTK 4.8 has no getter for a widget action's state, but the buttons
  * bound to an action are sensitive exactly when it is enabled, which is
@@ -96,10 +22,10 @@ static gboolean
 action_enabled (CgProjectPage *page,
                 const char    *action)
 {
-  GtkWidget *button = find_actionable (GTK_WIDGET (page), action);
+  GtkWidget *button = cg_test_find_actionable (GTK_WIDGET (page), action);
 
   g_assert_nonnull (button);
-  iterate ();
+  cg_test_iterate ();
   return gtk_widget_get_sensitive (button);
 }
 
@@ -244,7 +170,7 @@ fixture_set_up (Fixture       *f,
   adw_window_set_content (ADW_WINDOW (f->window), GTK_WIDGET (f->page));
   gtk_window_present (f->window);
   cg_project_page_set_project (f->page, f->project);
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -252,7 +178,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   gtk_window_destroy (f->window);
-  iterate ();
+  cg_test_iterate ();
   g_clear_object (&f->project);
   g_free (f->folder);
 }
@@ -261,8 +187,8 @@ static void
 test_empty (Fixture       *f,
             gconstpointer  data)
 {
-  GtkWidget *no_model = find_titled (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "No Model Yet");
-  GtkWidget *no_classes = find_titled (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "No Classes Yet");
+  GtkWidget *no_model = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "No Model Yet");
+  GtkWidget *no_classes = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "No Classes Yet");
   g_autoptr(GError) error = NULL;
 
   g_assert_null (cg_project_page_get_model (f->page));
@@ -270,11 +196,11 @@ test_empty (Fixture       *f,
   g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "crawl");
 
   cg_project_page_show_view (f->page, "model");
-  iterate ();
+  cg_test_iterate ();
   g_assert_nonnull (no_model);
   g_assert_true (gtk_widget_get_mapped (no_model));
   cg_project_page_show_view (f->page, "classes");
-  iterate ();
+  cg_test_iterate ();
   g_assert_true (gtk_widget_get_mapped (no_classes));
   g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 0);
 
@@ -311,6 +237,18 @@ test_bad_stored_exploration (Fixture       *f,
   g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
 }
 
+static gboolean
+book_has_thumbnail (gpointer user_data)
+{
+  return cg_class_graph_get_thumbnail (user_data, "book") != NULL;
+}
+
+static gboolean
+book_row_listed (gpointer user_data)
+{
+  return cg_test_find_widget (user_data, ADW_TYPE_ACTION_ROW, "Book") != NULL;
+}
+
 static void
 test_model_view (Fixture       *f,
                  gconstpointer  data)
@@ -318,6 +256,7 @@ test_model_view (Fixture       *f,
   CgSiteModel *model = cg_project_page_get_model (f->page);
   CgClassGraph *graph = cg_project_page_get_graph (f->page);
   GtkWidget *dropdown = NULL;
+  GtkWidget *all_links;
   GListModel *versions;
   GtkWidget *row;
 
@@ -346,16 +285,69 @@ test_model_view (Fixture       *f,
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
   g_assert_null (cg_class_graph_get_diff (graph));
 
+  /* All Links switches the graph between menus drawn once and every
+   * link, both ways. */
+  all_links = cg_test_find_widget (GTK_WIDGET (f->page), GTK_TYPE_TOGGLE_BUTTON, "All _Links");
+  g_assert_nonnull (all_links);
+  g_assert_false (cg_class_graph_get_show_all_links (graph));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (all_links), TRUE);
+  g_assert_true (cg_class_graph_get_show_all_links (graph));
+  /* The choice is remembered in the settings. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
+
+    g_assert_true (g_settings_get_boolean (settings, "graph-show-all-links"));
+    cg_class_graph_set_show_all_links (graph, FALSE);
+    g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (all_links)));
+    g_assert_false (g_settings_get_boolean (settings, "graph-show-all-links"));
+  }
+
+  /* The rows of a shown model are made after the frame that shows it,
+   * by themselves: nothing here asks for them first. */
+  cg_test_wait_for (book_row_listed, f->page, "the classes list's rows");
+
   /* Classes: one row each, with the pages labelled and the records
    * stored (the sample's count when no page is labelled). */
   g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 4);
-  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
+  row = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
   g_assert_nonnull (row);
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "7 pages · 0 records"));
-  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Category");
+  row = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Category");
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "2 pages · 3 records"));
-  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Home");
+  row = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Home");
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "1 page · 0 records\n^/$");
+
+  /* Reloading keeps the rows rather than making them afresh, in the
+   * model's order, with the same texts. */
+  cg_project_page_reload (f->page);
+  cg_test_iterate ();
+  g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 4);
+  g_assert_true (cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Home") == row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "1 page · 0 records\n^/$");
+
+  /* A sample rendered for a class becomes its thumbnail in the graph,
+   * decoded in a thread; classes without one get none. */
+  {
+    CgSiteModel *shown = cg_project_page_get_model (f->page);
+    g_autofree char *book_base = cg_class_sampler_get_sample_base (f->project, shown, "book", 0);
+    g_autofree char *book_png = g_strconcat (book_base, ".png", NULL);
+    g_autofree char *folder = g_path_get_dirname (book_png);
+    guchar pixels[4 * 4 * 4];
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(GdkTexture) texture = NULL;
+
+    memset (pixels, 0x80, sizeof pixels);
+    bytes = g_bytes_new (pixels, sizeof pixels);
+    texture = gdk_memory_texture_new (4, 4, GDK_MEMORY_R8G8B8A8, bytes, 16);
+    g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+    g_assert_true (gdk_texture_save_to_png (texture, book_png));
+    g_assert_null (cg_class_graph_get_thumbnail (graph, "book"));
+
+    cg_project_page_reload (f->page);
+    cg_test_wait_for (book_has_thumbnail, graph, "the thumbnail");
+    g_assert_cmpint (gdk_texture_get_width (cg_class_graph_get_thumbnail (graph, "book")), ==, 4);
+    g_assert_null (cg_class_graph_get_thumbnail (graph, "home"));
+  }
 }
 
 static void
@@ -368,7 +360,7 @@ test_open_class (Fixture       *f,
 
   /* From the graph: activating a node opens its class. */
   g_signal_emit_by_name (cg_project_page_get_graph (f->page), "class-activated", "category");
-  iterate ();
+  cg_test_iterate ();
   g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "classes");
   g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "category");
   g_assert_cmpstr (cg_class_view_get_class_name (view), ==, "category");
@@ -377,16 +369,16 @@ test_open_class (Fixture       *f,
 
   /* Back to the list. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "classes.back", NULL));
-  iterate ();
+  cg_test_iterate ();
   g_assert_null (cg_project_page_get_open_class (f->page));
   g_assert_false (action_enabled (f->page, "classes.back"));
 
   /* From the list: activating a row opens its class. */
-  row = find_titled (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
+  row = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
   list = gtk_widget_get_parent (row);
   g_assert_true (GTK_IS_LIST_BOX (list));
   g_signal_emit_by_name (list, "row-activated", row);
-  iterate ();
+  cg_test_iterate ();
   g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
   g_assert_cmpstr (cg_class_graph_get_selected_class (cg_project_page_get_graph (f->page)), ==, "book");
 
@@ -467,6 +459,8 @@ typedef struct {
   gboolean       finished;
   gboolean       cancelled;
   int            finished_stage;
+  guint          updates;         /* "model-updated" before the model was saved */
+  guint          max_classes;     /* in the biggest snapshot */
 } Exploration;
 
 static void
@@ -475,6 +469,51 @@ model_saved_cb (CgPipeline  *pipeline,
                 Exploration *e)
 {
   e->model_saved = TRUE;
+}
+
+static gboolean
+is_model_stack (GtkWidget *widget,
+                gpointer   user_data)
+{
+  return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "graph") != NULL;
+}
+
+static gboolean
+label_says_exploring (GtkWidget *widget,
+                      gpointer   user_data)
+{
+  return GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), "Exploring ·");
+}
+
+/* Connected after the page's own handler: what the page made of the
+ * snapshot is in view. */
+static void
+model_updated_cb (CgPipeline  *pipeline,
+                  CgSiteModel *snapshot,
+                  Exploration *e)
+{
+  CgClassGraph *graph = cg_project_page_get_graph (e->page);
+  GtkWidget *summary = cg_test_find_matching (GTK_WIDGET (e->page), label_says_exploring, NULL);
+  GtkWidget *stack = cg_test_find_matching (GTK_WIDGET (e->page), is_model_stack, NULL);
+
+  g_assert_false (e->model_saved);
+  g_assert_cmpint (cg_site_model_get_id (snapshot), ==, 0);
+  /* A model of no classes yet is not worth a graph. */
+  if (cg_site_model_get_classes (snapshot)->len == 0)
+    {
+      g_assert_true (cg_class_graph_get_model (graph) != snapshot);
+      return;
+    }
+  e->updates++;
+  e->max_classes = MAX (e->max_classes, cg_site_model_get_classes (snapshot)->len);
+  /* The graph shows the growing model; the page's model is still the
+   * saved one, if any, which the classes list keeps showing. */
+  g_assert_true (cg_class_graph_get_model (graph) == snapshot);
+  g_assert_true (cg_project_page_get_model (e->page) == NULL ||
+                 cg_site_model_get_id (cg_project_page_get_model (e->page)) > 0);
+  g_assert_nonnull (stack);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "graph");
+  g_assert_nonnull (summary);
 }
 
 static void
@@ -529,9 +568,13 @@ test_explore (Fixture       *f,
   g_assert_no_error (error);
 
   g_signal_connect (pipeline, "model-saved", G_CALLBACK (model_saved_cb), &e);
+  g_signal_connect (pipeline, "model-updated", G_CALLBACK (model_updated_cb), &e);
   g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
   g_assert_true (cg_project_page_explore_stored (f->page, &error));
   g_assert_no_error (error);
+  /* A snapshot after every page, however fast this small site answers:
+   * the default waits a second between two. */
+  cg_site_explorer_set_snapshot_interval (cg_pipeline_get_explorer (pipeline), 1, 0);
 
   /* Exploring: the progress is in view, the model view says it is coming,
    * and nothing else can start. */
@@ -543,9 +586,9 @@ test_explore (Fixture       *f,
   g_assert_false (cg_project_page_explore_stored (f->page, &error));
   g_assert_error (error, CG_PIPELINE_ERROR, CG_PIPELINE_ERROR_BUSY);
   g_clear_error (&error);
-  working = find_titled (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "Exploring the Site…");
+  working = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_STATUS_PAGE, "Exploring the Site…");
   cg_project_page_show_view (f->page, "model");
-  iterate ();
+  cg_test_iterate ();
   g_assert_true (gtk_widget_get_mapped (working));
   cg_project_page_show_view (f->page, "crawl");
 
@@ -553,7 +596,11 @@ test_explore (Fixture       *f,
   g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 1);
   release_site (&site);
 
-  wait_for (model_is_saved, &e, "the model");
+  cg_test_wait_for (model_is_saved, &e, "the model");
+  /* The graph grew while the site was explored. */
+  g_assert_cmpuint (e.updates, >=, 2);
+  g_assert_cmpuint (e.max_classes, >=, 2);
+  g_assert_null (cg_test_find_matching (GTK_WIDGET (f->page), label_says_exploring, NULL));
   g_assert_nonnull (cg_project_page_get_model (f->page));
   g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), >=, 2);
   /* The new model comes into view by itself. */
@@ -568,7 +615,7 @@ test_explore (Fixture       *f,
   if (!e.finished)
     {
       cg_project_page_stop (f->page);
-      wait_for (is_finished, &e, "the pipeline to stop");
+      cg_test_wait_for (is_finished, &e, "the pipeline to stop");
     }
   g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_IDLE);
   g_assert_true (e.cancelled || e.finished_stage == CG_PIPELINE_EXTRACTING);
@@ -576,6 +623,41 @@ test_explore (Fixture       *f,
   g_assert_true (action_enabled (f->page, "project.explore"));
   g_assert_true (action_enabled (f->page, "project.harvest"));
   g_assert_false (action_enabled (f->page, "crawl.stop"));
+
+  /* Explore Again, with the same settings: the graph grows again, and the
+   * new version, once saved, is compared with the one shown before. */
+  {
+    GtkWidget *again = cg_test_find_button (GTK_WIDGET (f->page), "Explore _Again");
+    CgClassGraph *graph = cg_project_page_get_graph (f->page);
+    int first = cg_site_model_get_version (cg_project_page_get_model (f->page));
+    CgSiteModel *second;
+
+    g_assert_nonnull (again);
+    g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (again)), ==, "project.explore");
+    g_assert_true (gtk_widget_get_sensitive (again));
+    g_assert_null (cg_class_graph_get_diff (graph));
+    e.model_saved = e.finished = FALSE;
+    e.updates = 0;
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.explore", NULL));
+    g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_EXPLORING);
+    cg_site_explorer_set_snapshot_interval (cg_pipeline_get_explorer (pipeline), 1, 0);
+    cg_test_iterate ();
+    g_assert_false (gtk_widget_get_sensitive (again));
+
+    cg_test_wait_for (model_is_saved, &e, "the second model");
+    g_assert_cmpuint (e.updates, >=, 1);
+    second = cg_project_page_get_model (f->page);
+    g_assert_cmpint (cg_site_model_get_version (second), ==, first + 1);
+    g_assert_true (cg_class_graph_get_model (graph) == second);
+    g_assert_nonnull (cg_class_graph_get_diff (graph));
+    g_assert_cmpint (cg_site_model_get_version (cg_class_graph_get_diff (graph)), ==, first);
+    if (!e.finished)
+      {
+        cg_project_page_stop (f->page);
+        cg_test_wait_for (is_finished, &e, "the pipeline to stop");
+      }
+    g_assert_true (gtk_widget_get_sensitive (again));
+  }
   g_signal_handlers_disconnect_by_data (pipeline, &e);
   g_ptr_array_unref (site.held);
 }
@@ -616,7 +698,7 @@ test_stop_exploration (Fixture       *f,
   g_assert_true (cg_project_page_explore (f->page, config, NULL, FALSE, &error));
   g_assert_no_error (error);
   cg_project_page_stop (f->page);
-  wait_for (is_finished, &e, "the exploration to stop");
+  cg_test_wait_for (is_finished, &e, "the exploration to stop");
   g_assert_true (e.cancelled || e.finished_stage == CG_PIPELINE_EXPLORING);
   g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_IDLE);
   g_assert_null (cg_project_page_get_model (f->page));

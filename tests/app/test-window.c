@@ -11,45 +11,10 @@
 #include "cg-project.h"
 #include "cg-project-page.h"
 #include "cg-recent-projects.h"
+#include "cg-test-widgets.h"
 #include "cg-window.h"
 
 static char *tmp_home;
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50 && g_main_context_pending (NULL); i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-/* Finds a widget of @type below @root whose label (button) or title (row)
- * is @text, the way a person finds it on screen. */
-static GtkWidget *
-find_widget (GtkWidget  *root,
-             GType       type,
-             const char *text)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    {
-      const char *label = NULL;
-
-      if (GTK_IS_BUTTON (root))
-        label = gtk_button_get_label (GTK_BUTTON (root));
-      else if (ADW_IS_PREFERENCES_ROW (root))
-        label = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root));
-      if (text == NULL || g_strcmp0 (label, text) == 0)
-        return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 static GtkWidget *
 find_main_stack (GtkWidget *root)
@@ -84,19 +49,19 @@ test_start_page (void)
   GtkWidget *page;
 
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  cg_test_iterate ();
   page = visible_page (window);
   g_assert_true (ADW_IS_STATUS_PAGE (page));
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
     {
-      GtkWidget *button = find_widget (page, GTK_TYPE_BUTTON, labels[i]);
+      GtkWidget *button = cg_test_find_widget (page, GTK_TYPE_BUTTON, labels[i]);
 
       g_assert_nonnull (button);
       g_assert_true (gtk_widget_get_visible (button));
       g_assert_true (gtk_widget_is_sensitive (button));
     }
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -169,6 +134,15 @@ store_result_cb (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+static gboolean
+demo_is_open (gpointer user_data)
+{
+  CgWindow *window = user_data;
+  CgProjectPage *page = CG_PROJECT_PAGE (cg_window_get_project_page (window));
+
+  return CG_IS_PROJECT_PAGE (visible_page (window)) && cg_project_page_get_pipeline (page) != NULL;
+}
+
 static void
 test_try_demo (void)
 {
@@ -184,12 +158,13 @@ test_try_demo (void)
 
   gtk_window_present (GTK_WINDOW (window));
   cg_window_try_demo (window);
-  iterate ();
+  /* The demo server starts in a thread; the project opens when it listens. */
+  cg_test_wait_for (demo_is_open, window, "the demo project");
 
   page = visible_page (window);
   g_assert_true (CG_IS_PROJECT_PAGE (page));
   g_assert_nonnull (cg_project_page_get_project (CG_PROJECT_PAGE (page)));
-  site_row = find_widget (page, ADW_TYPE_ACTION_ROW, "Demo Site");
+  site_row = cg_test_find_widget (page, ADW_TYPE_ACTION_ROW, "Demo Site");
   g_assert_nonnull (site_row);
   url = adw_action_row_get_subtitle (ADW_ACTION_ROW (site_row));
   g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
@@ -212,13 +187,13 @@ test_try_demo (void)
 
   /* A second try reuses the demo project and leaves its exploration be. */
   cg_window_try_demo (window);
-  iterate ();
+  cg_test_iterate ();
   g_assert_cmpuint (cg_project_count_crawls (cg_project_page_get_project (CG_PROJECT_PAGE (page))), ==, 1);
   g_assert_cmpint (cg_pipeline_get_stage (cg_project_page_get_pipeline (CG_PROJECT_PAGE (page))), ==,
                    CG_PIPELINE_EXPLORING);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  cg_test_iterate ();
 }
 
 static void
@@ -242,10 +217,10 @@ test_new_crawl_dialog (void)
   g_object_ref_sink (dialog);
   g_signal_connect (dialog, "project-created", G_CALLBACK (project_created_cb), &created);
   gtk_window_present (GTK_WINDOW (dialog));
-  iterate ();
+  cg_test_iterate ();
 
-  url_row = find_widget (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Site Address");
-  create = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "C_reate");
+  url_row = cg_test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Site Address");
+  create = cg_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "C_reate");
   g_assert_nonnull (url_row);
   g_assert_nonnull (create);
   g_assert_false (gtk_widget_is_sensitive (create));
@@ -259,7 +234,7 @@ test_new_crawl_dialog (void)
   g_assert_false (gtk_widget_has_css_class (url_row, "error"));
 
   g_signal_emit_by_name (create, "clicked");
-  iterate ();
+  cg_test_iterate ();
 
   g_assert_nonnull (created);
   g_assert_cmpstr (cg_project_get_folder (created), ==, expected_folder);
@@ -284,9 +259,9 @@ test_preferences (void)
   GList *toplevels;
 
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  cg_test_iterate ();
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL));
-  iterate ();
+  cg_test_iterate ();
   toplevels = gtk_window_list_toplevels ();
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (ADW_IS_PREFERENCES_WINDOW (l->data))
@@ -295,7 +270,7 @@ test_preferences (void)
   g_assert_nonnull (preferences);
 
   /* The style row follows the setting, and the window follows both. */
-  style_row = find_widget (preferences, ADW_TYPE_COMBO_ROW, "_Style");
+  style_row = cg_test_find_widget (preferences, ADW_TYPE_COMBO_ROW, "_Style");
   g_assert_nonnull (style_row);
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (style_row)), ==, 0);
   adw_combo_row_set_selected (ADW_COMBO_ROW (style_row), 2);
@@ -310,8 +285,8 @@ test_preferences (void)
   /* Crawl defaults are bound too: what is set here is what New Crawl offers. */
   g_settings_set_uint (settings, "sample-size", 350);
   {
-    GtkWidget *sample_row = find_widget (preferences, ADW_TYPE_ACTION_ROW, "Sample _Size");
-    GtkWidget *spin = sample_row != NULL ? find_widget (sample_row, GTK_TYPE_SPIN_BUTTON, NULL) : NULL;
+    GtkWidget *sample_row = cg_test_find_widget (preferences, ADW_TYPE_ACTION_ROW, "Sample _Size");
+    GtkWidget *spin = sample_row != NULL ? cg_test_find_widget (sample_row, GTK_TYPE_SPIN_BUTTON, NULL) : NULL;
 
     g_assert_nonnull (spin);
     g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 350);
@@ -322,7 +297,7 @@ test_preferences (void)
 
   gtk_window_destroy (GTK_WINDOW (preferences));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  cg_test_iterate ();
 }
 
 int

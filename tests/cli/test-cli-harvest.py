@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """cartograph-cli harvest on the demo site, through the real command line:
 a model, a class-driven harvest whose every page is labelled with its class
-(checked here against the site's ground truth), a re-harvest that finds
+(checked here against the site's ground truth) and which reads the learning
+crawl's pages back rather than fetching them again, a re-harvest that finds
 nothing changed, a harvest by example, a harvest stopped with Ctrl-C and
 resumed that archives each page once, and bad command lines.
 """
@@ -55,7 +56,14 @@ try:
         harvest = run("harvest", "--project", project, "--no-politeness")
         check("a class-driven harvest runs", harvest.returncode == 0 and "Harvest 2" in harvest.stdout)
         check("it prints its progress per class on a pipe", "book" in harvest.stderr)
-        html = [p for p in pages_of(project, 2) if p["mime"] == "text/html" and p["status"] == 200]
+        fetched = [p for p in pages_of(project, 2) if p["mime"] == "text/html" and p["status"] == 200]
+        # The first harvest reads the learning crawl's pages back instead of
+        # fetching them again; they are its pages too.
+        reused = [p for p in pages_of(project, 1) if p["mime"] == "text/html" and p["status"] == 200]
+        check("it fetched none of the learning crawl's pages again",
+              len(reused) > 100 and not {p["url"] for p in fetched} & {p["url"] for p in reused})
+        check("it says how many it read back", ("%d read back from the learning crawl" % len(reused)) in harvest.stdout)
+        html = fetched + reused
         check("it archived most of the site (%d pages)" % len(html), len(html) > 600)
         check("every harvested page has a class", all(p["class"] != "unclassified" for p in html))
         check("every harvested page is archived", all(p["warc_file"] and p["warc_offset"] >= 0 for p in html))

@@ -674,6 +674,87 @@ test_pager_around_list (void)
   g_assert_cmpfloat (region_at (result, 1)->items_per_record, ==, 2);
 }
 
+#define BOX(l, t, w, h) "data-cg-visible=\"1\" data-cg-left=\"" #l "\" data-cg-top=\"" #t "\" data-cg-width=\"" #w "\" data-cg-height=\"" #h "\""
+#define SECTION_BOX "data-cg-visible=\"1\" data-cg-left=\"0\" data-cg-top=\"%u\" data-cg-width=\"1000\" data-cg-height=\"%u\""
+
+/* Results shown in sections, each a heading, a count, a list and a link
+ * to more: the sections are a region too (their headings, counts and
+ * links recur once each), whose records cover the lists. The lists are
+ * what the page is for: a section's area is the area it covers outside
+ * them, and the larger list wins. */
+static void
+test_sections (void)
+{
+  GString *html = g_string_new ("<html " BOX (0, 0, 1000, 800) "><body " BOX (0, 0, 1000, 800) ">");
+  g_autoptr(xmlDoc) doc = NULL;
+  g_autoptr(CgClustvxResult) result = NULL;
+  CgClustvxRegion *products, *sections = NULL;
+
+  g_string_append_printf (html, "<div class=\"section\" " SECTION_BOX ">"
+                          "<h2 " BOX (0, 0, 1000, 40) ">Products</h2><span " BOX (0, 40, 200, 20) ">3 results</span>"
+                          "<ul " BOX (0, 60, 1000, 300) ">", 0u, 400u);
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (html, "<li " SECTION_BOX "><a href=\"/p/%u\" " SECTION_BOX ">Phone %u</a>"
+                            "<span " SECTION_BOX ">£1%u</span><p " SECTION_BOX ">Black</p><div " SECTION_BOX ">In stock</div></li>",
+                            60 + 100 * i, 100u, i, 60 + 100 * i, 30u, i, 60 + 100 * i, 30u, i,
+                            60 + 100 * i, 30u, 60 + 100 * i, 30u);
+  g_string_append (html, "</ul><a href=\"/products\" " BOX (0, 370, 200, 30) ">View all products</a></div>");
+  g_string_append_printf (html, "<div class=\"section\" " SECTION_BOX ">"
+                          "<h2 " BOX (0, 400, 1000, 40) ">News</h2><span " BOX (0, 440, 200, 20) ">2 results</span>"
+                          "<ul " BOX (0, 460, 1000, 200) ">", 400u, 400u);
+  for (guint i = 0; i < 2; i++)
+    g_string_append_printf (html, "<li " SECTION_BOX "><h3 " SECTION_BOX "><a href=\"/n/%u\" " SECTION_BOX ">Headline %u</a></h3>"
+                            "<h5 " SECTION_BOX ">Summary of story %u</h5></li>",
+                            460 + 100 * i, 100u, 460 + 100 * i, 30u, i, 460 + 100 * i, 30u, i, 490 + 100 * i, 30u, i);
+  g_string_append (html, "</ul><a href=\"/news\" " BOX (0, 770, 200, 30) ">View all news</a></div></body></html>");
+  doc = parse (html->str);
+  g_string_free (html, TRUE);
+  result = extract (doc, NULL);
+
+  g_assert_true (result->rendered);
+  products = region_at (result, 0);
+  g_assert_cmpstr (products->xpath, ==, "/html[1]/body[1]/div[1]/ul[1]");
+  g_assert_cmpuint (products->records->len, ==, 3);
+  assert_record (products, 2, "Phone 2 | £12 | Black | In stock");
+  g_assert_cmpfloat (products->area, ==, 3 * 1000 * 100);
+  for (guint r = 0; r < result->regions->len; r++)
+    if (g_strcmp0 (region_at (result, r)->xpath, "/html[1]/body[1]") == 0)
+      sections = region_at (result, r);
+  g_assert_nonnull (sections);
+  g_assert_cmpuint (sections->records->len, ==, 2);
+  /* Two sections of 1000 × 400 px, less the lists inside them. */
+  g_assert_cmpfloat (sections->area, ==, 2 * 1000 * 400 - 3 * 1000 * 100 - 2 * 1000 * 100);
+  g_assert_cmpfloat (sections->visual_weight, <, products->visual_weight);
+}
+
+/* Sections whose lists have the same rows (titles, then names): the row
+ * clusters span the sections, and the records are the rows of both
+ * tables, not the sections. */
+static void
+test_sections_spanning (void)
+{
+  g_autoptr(xmlDoc) doc = parse (
+    "<html><body><div id=\"results\">"
+    "<div class=\"section\"><h3>Titles</h3><table>"
+    "<tr><td><img src=\"/t1.jpg\" alt=\"Poster\"></td><td><a href=\"/t/1\">Magic Art</a> (1932)</td></tr>"
+    "<tr><td><img src=\"/t2.jpg\" alt=\"Poster\"></td><td><a href=\"/t/2\">The Art of Magic</a> (1998)</td></tr>"
+    "<tr><td><img src=\"/t3.jpg\" alt=\"Poster\"></td><td><a href=\"/t/3\">Magicarena</a> (2015)</td></tr>"
+    "</table><div class=\"more\"><a href=\"/find?s=tt\">More title matches</a></div></div>"
+    "<div class=\"section\"><h3>Names</h3><table>"
+    "<tr><td><img src=\"/n1.jpg\" alt=\"Poster\"></td><td><a href=\"/n/1\">Arts Magic</a> (Director)</td></tr>"
+    "<tr><td><img src=\"/n2.jpg\" alt=\"Poster\"></td><td><a href=\"/n/2\">Art Magic</a> (Actor)</td></tr>"
+    "</table><div class=\"more\"><a href=\"/find?s=nm\">More name matches</a></div></div>"
+    "</div></body></html>");
+  g_autoptr(CgClustvxResult) result = extract (doc, NULL);
+  CgClustvxRegion *region = region_at (result, 0);
+
+  g_assert_cmpstr (region->xpath, ==, "/html[1]/body[1]/div[1]");
+  g_assert_cmpuint (region->records->len, ==, 5);
+  assert_record (region, 0, "Poster | Magic Art | (1932)");
+  assert_record (region, 3, "Poster | Arts Magic | (Director)");
+  assert_record (region, 4, "Poster | Art Magic | (Actor)");
+}
+
 /* A declarative shadow root is shown; any other template is not. */
 static void
 test_shadow_root (void)
@@ -1062,6 +1143,8 @@ main (int    argc,
   g_test_add_func ("/clustvx/pager-around-list", test_pager_around_list);
   g_test_add_func ("/clustvx/shadow-root", test_shadow_root);
   g_test_add_func ("/clustvx/ranking", test_ranking);
+  g_test_add_func ("/clustvx/sections", test_sections);
+  g_test_add_func ("/clustvx/sections-spanning", test_sections_spanning);
   g_test_add_func ("/clustvx/xpaths-on-plain-dom", test_xpaths_on_plain_dom);
   g_test_add_func ("/clustvx/no-repetition", test_no_repetition);
   g_test_add_func ("/clustvx/one-record", test_one_record);

@@ -22,6 +22,7 @@
 #include "cg-frontier.h"
 #include "cg-project.h"
 #include "cg-warc-reader.h"
+#include "cg-warc-writer.h"
 
 #define MIB (1024 * 1024)
 
@@ -1076,6 +1077,12 @@ test_polite_crawl (Fixture       *f,
   archive = read_archive (f->project, crawl_id, &warcinfo);
   assert_archived_once (f, archive, paths, TRUE);
   g_assert_nonnull (strstr (warcinfo, "robots: obey\r\n"));
+  {
+    g_autofree char *compression = g_strdup_printf ("compression: gzip, one member per record, libdeflate level %d\r\n",
+                                                    CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL);
+
+    g_assert_nonnull (strstr (warcinfo, compression));
+  }
   g_assert_cmpuint (count_urls (f->project, crawl_id, CG_URL_DONE), ==, paths->len);
   g_assert_cmpuint (count_urls (f->project, crawl_id, CG_URL_QUEUED), ==, 0);
   g_assert_cmpuint (count_urls (f->project, crawl_id, CG_URL_IN_FLIGHT), ==, 0);
@@ -1188,11 +1195,14 @@ test_ignore_robots (Fixture       *f,
   gint64 crawl_id;
 
   config->obey_robots = FALSE;
+  /* Not the default level, which the polite crawl checks. */
+  config->compression_level = 9;
   crawl_id = crawl_site (f, config, &run);
 
   archive = read_archive (f->project, crawl_id, &warcinfo);
   g_assert_nonnull (strstr (warcinfo, "robots: ignore\r\n"));
   g_assert_null (strstr (warcinfo, "robots: obey"));
+  g_assert_nonnull (strstr (warcinfo, "compression: gzip, one member per record, libdeflate level 9\r\n"));
   for (guint i = 0; i < N_PRIVATE; i++)
     {
       g_autofree char *private = g_strdup_printf ("/private/%u", i);

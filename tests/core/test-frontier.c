@@ -87,6 +87,58 @@ test_seen_set (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, 1);
 }
 
+/* The seen cache answers for URLs the frontier added or found, knows
+ * nothing of others, stays bounded, and a URL it has forgotten is still
+ * seen: the database answers for it. A second frontier on the same crawl
+ * (a resumed run) starts with an empty cache and finds the same ids. */
+static void
+test_seen_cache (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(CgFrontier) resumed = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint n = 70000;  /* more than the cache keeps */
+  gint64 first, cached = 0, id = 0;
+  guint forgotten = 0;
+
+  g_assert_true (cg_store_begin (cg_project_get_store (f->project), &error));
+  first = add (frontier, "http://a.test/page/0", "a", 0, TRUE);
+  g_assert_true (cg_frontier_lookup_seen (frontier, "http://a.test/page/0", &cached));
+  g_assert_cmpint (cached, ==, first);
+  g_assert_false (cg_frontier_lookup_seen (frontier, "http://a.test/page/1", &cached));
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/page/%u", i);
+
+      add (frontier, url, "a", 0, TRUE);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/page/%u", i);
+
+      if (!cg_frontier_lookup_seen (frontier, url, &cached))
+        forgotten++;
+    }
+  g_assert_cmpuint (forgotten, >, 0);
+  g_assert_cmpuint (forgotten, <, n);
+
+  /* Forgotten by the cache, still in the seen set, with its id. */
+  g_assert_false (cg_frontier_lookup_seen (frontier, "http://a.test/page/0", &cached));
+  g_assert_cmpint (add (frontier, "http://a.test/page/0", "a", 0, FALSE), ==, first);
+  g_assert_true (cg_frontier_lookup_seen (frontier, "http://a.test/page/0", &cached));
+  g_assert_cmpint (cached, ==, first);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, n);
+  g_assert_true (cg_store_commit (cg_project_get_store (f->project), &error));
+  g_assert_no_error (error);
+
+  resumed = open_frontier (f, 1);
+  g_assert_false (cg_frontier_lookup_seen (resumed, "http://a.test/page/5", &id));
+  id = add (resumed, "http://a.test/page/5", "a", 0, FALSE);
+  g_assert_true (cg_frontier_lookup_seen (resumed, "http://a.test/page/5", &cached));
+  g_assert_cmpint (cached, ==, id);
+}
+
 static void
 test_priority_then_discovery_order (Fixture *f, gconstpointer data)
 {
@@ -300,6 +352,7 @@ main (int argc, char **argv)
 
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/frontier/seen-set", test_seen_set);
+  ADD ("/frontier/seen-cache", test_seen_cache);
   ADD ("/frontier/priority-then-discovery-order", test_priority_then_discovery_order);
   ADD ("/frontier/one-in-flight-per-host", test_one_in_flight_per_host);
   ADD ("/frontier/two-in-flight-per-host", test_two_in_flight_per_host);

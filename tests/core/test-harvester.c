@@ -308,6 +308,12 @@ options_new (Demo              *demo,
 
   options->strategy = strategy;
   cg_crawl_config_disable_politeness (options->crawl);
+  /* The tests of what a strategy reaches count the pages of the harvest's
+   * own crawl, and every page its patterns reach; test_reuse() checks
+   * that reading the learning crawl's pages back reaches the same, and
+   * test_prune() what pruning the patterns leaves out. */
+  options->reuse_sample = FALSE;
+  options->prune_patterns = FALSE;
   return options;
 }
 
@@ -1136,6 +1142,488 @@ test_resume (void)
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
 }
 
+/* URL → class label ("" for none) of the HTML pages the learning crawl
+ * of the model archived. */
+static GHashTable *
+learning_pages (Demo *demo)
+{
+  GHashTable *pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+
+  stmt = cg_store_prepare (cg_project_get_store (demo->project),
+                           "SELECT u.url, l.class FROM fetches f JOIN urls u ON u.id = f.url_id "
+                           "LEFT JOIN page_labels l ON l.url_id = u.id AND l.model_id = ?2 "
+                           "WHERE f.crawl_id = ?1 AND f.mime = 'text/html' AND f.status = 200",
+                           &error);
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_crawl_id (demo->model));
+  sqlite3_bind_int64 (stmt, 2, cg_site_model_get_id (demo->model));
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_hash_table_insert (pages, g_strdup ((const char *) sqlite3_column_text (stmt, 0)),
+                         g_strdup (sqlite3_column_text (stmt, 1) != NULL ? (const char *) sqlite3_column_text (stmt, 1) : ""));
+  return pages;
+}
+
+/* URL → page-class of the metadata records of the reused pages of the
+ * harvest @crawl_id; fails on a page recorded twice. */
+static GHashTable *
+reused_metadata (Demo   *demo,
+                 gint64  crawl_id)
+{
+  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-reused-%" G_GINT64_FORMAT "-", crawl_id);
+  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
+  GHashTable *classes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(CgWarcReader) reader = NULL;
+      g_autoptr(GError) error = NULL;
+      CgWarcRecord *record;
+
+      if (!g_str_has_prefix (name, prefix) || !g_str_has_suffix (name, ".warc.gz"))
+        continue;
+      path = g_build_filename (warc_dir, name, NULL);
+      reader = cg_warc_reader_new (path, &error);
+      g_assert_no_error (error);
+      while ((record = cg_warc_reader_next (reader, &error)) != NULL)
+        {
+          if (cg_warc_record_get_record_type (record) == CG_WARC_RECORD_METADATA)
+            {
+              GBytes *block = cg_warc_record_get_block (record);
+              g_autofree char *text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
+              g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+              const char *uri = cg_warc_record_get_target_uri (record);
+
+              /* It is about the learning crawl's record of the page. */
+              g_assert_nonnull (cg_warc_record_get_header (record, "WARC-Concurrent-To"));
+              if (g_hash_table_contains (classes, uri))
+                g_error ("the reused page %s has two metadata records", uri);
+              for (guint i = 0; lines[i] != NULL; i++)
+                if (g_str_has_prefix (lines[i], "page-class: "))
+                  g_hash_table_insert (classes, g_strdup (uri), g_strdup (lines[i] + 12));
+            }
+          cg_warc_record_unref (record);
+        }
+      g_assert_no_error (error);
+    }
+  return classes;
+}
+
+/* The HTML page requests the demo server saw (requisites and robots.txt
+ * left out), as URLs. */
+static GHashTable *
+page_requests (Demo *demo)
+{
+  GPtrArray *requests = cg_demo_server_get_requests (demo->server);
+  GHashTable *urls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < requests->len; i++)
+    {
+      const char *request = g_ptr_array_index (requests, i);
+
+      if (!is_requisite (request))
+        g_hash_table_add (urls, g_strconcat (demo->origin, request + 4, NULL));
+    }
+  return urls;
+}
+
+/* A first harvest reads the learning crawl's pages back instead of
+ * fetching them again: it asks the server for none of them, reaches the
+ * same pages as a harvest that fetches everything, with fewer requests,
+ * and each reused page gets one metadata record with its class, and
+ * counts in the report. A re-harvest then asks for them again,
+ * conditionally, and finds them unchanged (checked with the classes). */
+static void
+test_reuse (gconstpointer data)
+{
+  CgHarvestStrategy strategy = GPOINTER_TO_INT (data);
+  g_autoptr(Demo) plain = demo_new ();
+  g_autoptr(Demo) demo = NULL;
+  g_autoptr(CgHarvestOptions) options = options_new (plain, strategy);
+  g_autoptr(CgHarvester) fetching = NULL;
+  g_autoptr(CgHarvester) reusing = NULL;
+  g_autoptr(CgHarvester) again = NULL;
+  g_autoptr(GHashTable) plain_pages = NULL;
+  g_autoptr(GHashTable) plain_requests = NULL;
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) requests = NULL;
+  g_autoptr(GHashTable) learning = learning_pages (plain);
+  g_autoptr(GHashTable) metadata = NULL;
+  g_autoptr(CgHarvestReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  CgHarvestClassChanges totals;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n_reused = 0, n_reached = 0;
+
+  options->crawl->requisites = FALSE;
+  g_assert_cmpuint (g_hash_table_size (learning), >, 100);
+
+  /* Everything fetched, as a reference. */
+  fetching = harvester_new (plain, options);
+  g_assert_cmpint (run_harvest (fetching, 0), ==, CG_CRAWL_END_DONE);
+  plain_pages = harvested_pages (plain, cg_harvester_get_crawl_id (fetching));
+  plain_requests = page_requests (plain);
+  g_clear_pointer (&plain, demo_free);
+
+  demo = demo_new ();
+  options->reuse_sample = TRUE;
+  reusing = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest (reusing, 0), ==, CG_CRAWL_END_DONE);
+  pages = harvested_pages (demo, cg_harvester_get_crawl_id (reusing));
+  requests = page_requests (demo);
+  metadata = reused_metadata (demo, cg_harvester_get_crawl_id (reusing));
+
+  /* No page of the learning crawl was asked for again. */
+  g_hash_table_iter_init (&iter, requests);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (g_hash_table_contains (learning, key))
+      g_error ("the harvest fetched %s again, which the learning crawl archived", (char *) key);
+  /* The same pages were reached, some read back rather than fetched. */
+  g_hash_table_iter_init (&iter, plain_pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      if (((HarvestedPage *) value)->status != 200)
+        continue;
+      n_reached++;
+      if (g_hash_table_contains (learning, key))
+        {
+          n_reused++;
+          /* Its metadata record carries the class the learner gave it. */
+          if (g_hash_table_lookup (metadata, key) == NULL)
+            g_error ("%s was reused without a metadata record", (char *) key);
+          if (((char *) g_hash_table_lookup (learning, key))[0] != '\0')
+            g_assert_cmpstr (g_hash_table_lookup (metadata, key), ==, g_hash_table_lookup (learning, key));
+        }
+      else if (g_hash_table_lookup (pages, key) == NULL)
+        g_error ("%s, harvested when everything is fetched, was not reached with the learning crawl's pages",
+                 (char *) key);
+    }
+  g_test_message ("%s: %u pages, %u of them read back; %u requests instead of %u", cg_harvest_strategy_to_string (strategy),
+                  n_reached, n_reused, g_hash_table_size (requests), g_hash_table_size (plain_requests));
+  g_assert_cmpuint (n_reused, >, 20);
+  g_assert_cmpuint (g_hash_table_size (requests) + n_reused, <=, g_hash_table_size (plain_requests));
+  /* Nothing reached beyond what the plain harvest reached. */
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((HarvestedPage *) value)->status == 200 && !g_hash_table_contains (plain_pages, key))
+      g_error ("%s was harvested, but the harvest that fetches everything did not reach it", (char *) key);
+
+  /* The report counts the pages read back as the harvest's. */
+  report = cg_harvester_get_report (reusing, &error);
+  g_assert_no_error (error);
+  cg_harvest_report_get_totals (report, &totals);
+  g_assert_cmpuint (report->n_pages, >=, n_reached);
+  g_assert_cmpuint (totals.n_new, ==, report->n_pages);
+  g_clear_pointer (&report, cg_harvest_report_free);
+
+  /* A re-harvest reuses nothing: it asks for every page, conditionally,
+   * and finds nothing changed, those read back included. The learning
+   * crawl's pages that the strategy does not reach were the first
+   * harvest's, read back, and are gone from the second. What follows
+   * does not depend on the strategy: it runs once. */
+  if (strategy != CG_HARVEST_STRATEGY_CLASSES)
+    return;
+  cg_demo_server_clear_requests (demo->server);
+  again = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest (again, 0), ==, CG_CRAWL_END_DONE);
+  g_clear_pointer (&requests, g_hash_table_unref);
+  requests = page_requests (demo);
+  g_hash_table_iter_init (&iter, metadata);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (g_hash_table_contains (plain_pages, key) && !g_hash_table_contains (requests, key))
+      g_error ("the re-harvest did not ask for %s", (char *) key);
+  report = cg_harvester_get_report (again, &error);
+  g_assert_no_error (error);
+  cg_harvest_report_get_totals (report, &totals);
+  g_assert_cmpuint (totals.n_new, ==, 0);
+  g_assert_cmpuint (totals.n_changed, ==, 0);
+  g_assert_cmpuint (totals.n_gone, ==, g_hash_table_size (learning) - n_reused);
+  g_assert_cmpuint (totals.n_unchanged, ==, report->n_pages);
+  g_assert_cmpuint (report->n_not_modified, >=, n_reached);
+}
+
+/* A harvest stopped while it reads the learning crawl's pages back, then
+ * resumed, reaches every page with each reused page recorded once. */
+static void
+test_reuse_resume (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(CgHarvester) resumed = NULL;
+  g_autoptr(GHashTable) expected = class_reachable (demo);
+  g_autoptr(GHashTable) learning = learning_pages (demo);
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) metadata = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  gpointer key;
+  gint64 crawl_id;
+
+  options->reuse_sample = TRUE;
+  options->crawl->requisites = FALSE;
+  harvester = harvester_new (demo, options);
+  crawl_id = cg_harvester_get_crawl_id (harvester);
+  g_assert_cmpint (run_harvest (harvester, 20), ==, CG_CRAWL_END_STOPPED);
+  g_clear_object (&harvester);
+
+  resumed = cg_harvester_new_for_crawl (demo->project, crawl_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_harvest (resumed, 0), ==, CG_CRAWL_END_DONE);
+  pages = harvested_pages (demo, crawl_id);
+  metadata = reused_metadata (demo, crawl_id);
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (pages, key) && !g_hash_table_contains (metadata, key))
+      g_error ("%s, reached by class links, was neither harvested nor reused after the resume", (char *) key);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_assert_false (g_hash_table_contains (learning, key));
+}
+
+/* ---- pruning the patterns, on a small blog served here -------------------------- */
+
+#define BLOG_POSTS  40
+#define BLOG_TAGS   30
+#define BLOG_TOPICS 12
+
+/* A post's text: words of its own. */
+static void
+append_post_words (GString *html,
+                   guint    post,
+                   guint    n_words)
+{
+  for (guint w = 0; w < n_words; w++)
+    g_string_append_printf (html, "p%uw%u ", post, w);
+}
+
+/* The blog: the home page links to the newest post and to every tag and
+ * topic; each post has a text of its own and links to the one before it;
+ * a tag page only repeats the opening words of two posts (excerpts); a
+ * topic page has a text of its own. */
+static void
+blog_cb (SoupServer        *server,
+         SoupServerMessage *msg,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  g_autoptr(GString) html = g_string_new ("<!DOCTYPE html><html><head><title>Blog</title></head><body>");
+  GHashTable *requests = user_data;
+  guint n = 0;
+
+  g_hash_table_insert (requests, g_strdup (path), GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (requests, path)) + 1));
+  if (g_str_equal (path, "/"))
+    {
+      g_string_append_printf (html, "<nav id=\"recent\"><a href=\"/post/%u\">Newest</a></nav><nav id=\"tags\">",
+                              BLOG_POSTS);
+      for (guint t = 1; t <= BLOG_TAGS; t++)
+        g_string_append_printf (html, "<a href=\"/tag/%u\">tag</a> ", t);
+      g_string_append (html, "</nav><nav id=\"topics\">");
+      for (guint t = 1; t <= BLOG_TOPICS; t++)
+        g_string_append_printf (html, "<a href=\"/topic/%u\">topic</a> ", t);
+      g_string_append (html, "</nav>");
+    }
+  else if (sscanf (path, "/post/%u", &n) == 1 && n >= 1 && n <= BLOG_POSTS)
+    {
+      g_string_append (html, "<article><p>");
+      append_post_words (html, n, 60);
+      g_string_append (html, "</p></article>");
+      if (n > 1)
+        g_string_append_printf (html, "<nav id=\"older\"><a href=\"/post/%u\">Older</a></nav>", n - 1);
+    }
+  else if (sscanf (path, "/tag/%u", &n) == 1 && n >= 1 && n <= BLOG_TAGS)
+    {
+      for (guint k = 0; k < 2; k++)
+        {
+          g_string_append (html, "<p>");
+          append_post_words (html, (n + k * 7) % BLOG_POSTS + 1, 12);
+          g_string_append (html, "</p>");
+        }
+    }
+  else if (sscanf (path, "/topic/%u", &n) == 1 && n >= 1 && n <= BLOG_TOPICS)
+    {
+      g_string_append (html, "<p>");
+      for (guint w = 0; w < 40; w++)
+        g_string_append_printf (html, "t%uw%u ", n, w);
+      g_string_append (html, "</p>");
+    }
+  else
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  g_string_append (html, "</body></html>");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html; charset=utf-8", SOUP_MEMORY_COPY, html->str, html->len);
+}
+
+/* The label the harvest sees on the link to @href of the blog page @html. */
+static char *
+blog_label (const char *base,
+            const char *html,
+            const char *href)
+{
+  g_autofree char *url = g_strconcat (base, href + 1, NULL);
+  htmlDocPtr doc = cg_html_parse (html, strlen (html), base, "text/html", NULL);
+  g_autoptr(GPtrArray) links = cg_nav_links_for_document (doc, base, CG_LINK_LABEL_DEFAULT_ATTRIBUTES, NULL);
+  char *label = NULL;
+
+  for (guint i = 0; links != NULL && i < links->len && label == NULL; i++)
+    if (g_str_equal (((CgNavLink *) g_ptr_array_index (links, i))->url, url))
+      label = g_strdup (((CgNavLink *) g_ptr_array_index (links, i))->label);
+  xmlFreeDoc (doc);
+  g_assert_nonnull (label);
+  return label;
+}
+
+typedef struct {
+  guint    posts;
+  guint    tags;
+  guint    topics;
+  guint64  bigrams;
+} BlogHarvest;
+
+static void
+blog_coverage_cb (CgHarvester *harvester,
+                  guint64      requests,
+                  guint64      bigrams,
+                  BlogHarvest *result)
+{
+  result->bigrams = bigrams;
+}
+
+/* Harvests the blog at @base with its patterns, into a new project. */
+static void
+harvest_blog (const char  *base,
+              GHashTable  *requests,
+              gboolean     prune,
+              BlogHarvest *result)
+{
+  const char *home = "<html><body><nav id=\"recent\"><a href=\"/post/9\">n</a></nav>"
+                     "<nav id=\"tags\"><a href=\"/tag/1\">t</a></nav>"
+                     "<nav id=\"topics\"><a href=\"/topic/1\">t</a></nav></body></html>";
+  const char *post = "<html><body><article><p>w</p></article>"
+                     "<nav id=\"older\"><a href=\"/post/8\">o</a></nav></body></html>";
+  g_autofree char *recent = blog_label (base, home, "/post/9");
+  g_autofree char *tags = blog_label (base, home, "/tag/1");
+  g_autofree char *topics = blog_label (base, home, "/topic/1");
+  g_autofree char *older = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *pattern = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) model = cg_site_model_new (base);
+  g_autoptr(CgHarvestOptions) options = cg_harvest_options_new ();
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  Run run = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  {
+    g_autofree char *post_url = g_strconcat (base, "post/9", NULL);
+    g_autofree char *older_url = g_strconcat (base, "post/8", NULL);
+    htmlDocPtr doc = cg_html_parse (post, strlen (post), post_url, "text/html", NULL);
+    g_autoptr(GPtrArray) links = cg_nav_links_for_document (doc, post_url, CG_LINK_LABEL_DEFAULT_ATTRIBUTES, NULL);
+
+    for (guint i = 0; i < links->len; i++)
+      if (g_str_equal (((CgNavLink *) g_ptr_array_index (links, i))->url, older_url))
+        older = g_strdup (((CgNavLink *) g_ptr_array_index (links, i))->label);
+    xmlFreeDoc (doc);
+    g_assert_nonnull (older);
+  }
+
+  /* The patterns in the order seed 004 would select them: the posts, the
+   * tags, the topics. */
+  pattern = g_strdup_printf ("L(%s) L+(%s)", recent, older);
+  cg_site_model_add_pattern (model, pattern, 3, 3);
+  g_clear_pointer (&pattern, g_free);
+  pattern = g_strdup_printf ("L(%s)", tags);
+  cg_site_model_add_pattern (model, pattern, 2, 2);
+  g_clear_pointer (&pattern, g_free);
+  pattern = g_strdup_printf ("L(%s)", topics);
+  cg_site_model_add_pattern (model, pattern, 1, 1);
+
+  dir = g_dir_make_tmp ("cg-harvester-blog-XXXXXX", &error);
+  g_assert_no_error (error);
+  project = cg_project_create (dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (cg_site_model_save (model, cg_project_get_store (project), &error));
+  g_assert_no_error (error);
+
+  options->strategy = CG_HARVEST_STRATEGY_PATTERNS;
+  options->prune_patterns = prune;
+  options->crawl->requisites = FALSE;
+  cg_crawl_config_disable_politeness (options->crawl);
+  g_hash_table_remove_all (requests);
+  harvester = cg_harvester_new (project, model, options, &error);
+  g_assert_no_error (error);
+  run.loop = loop;
+  g_signal_connect (harvester, "finished", G_CALLBACK (harvest_finished_cb), &run);
+  g_signal_connect (harvester, "coverage", G_CALLBACK (blog_coverage_cb), result);
+  cg_harvester_start (harvester);
+  g_main_loop_run (loop);
+  g_assert_no_error (run.error);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
+
+  memset (result, 0, G_STRUCT_OFFSET (BlogHarvest, bigrams));
+  g_hash_table_iter_init (&iter, requests);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_assert_cmpuint (GPOINTER_TO_UINT (value), ==, 1);
+      result->posts += g_str_has_prefix (key, "/post/");
+      result->tags += g_str_has_prefix (key, "/tag/");
+      result->topics += g_str_has_prefix (key, "/topic/");
+    }
+  g_clear_object (&harvester);
+  g_clear_object (&project);
+  if (g_getenv ("CG_TEST_KEEP") == NULL)
+    rm_rf (dir);
+}
+
+/* A pattern whose pages only repeat what the others reached (tag pages
+ * of excerpts, once the posts are in) is dropped after a few pages; one
+ * whose pages bring text of their own (topics) runs to its end, and so
+ * does every pattern when pruning is off. The text lost is a sliver. */
+static void
+test_prune (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GHashTable) requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  BlogHarvest pruned = { 0 }, whole = { 0 };
+  GSList *uris;
+
+  soup_server_add_handler (server, NULL, blog_cb, requests, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  base = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  harvest_blog (base, requests, FALSE, &whole);
+  g_assert_cmpuint (whole.posts, ==, BLOG_POSTS);
+  g_assert_cmpuint (whole.tags, ==, BLOG_TAGS);
+  g_assert_cmpuint (whole.topics, ==, BLOG_TOPICS);
+
+  harvest_blog (base, requests, TRUE, &pruned);
+  g_test_message ("pruned: %u posts, %u tags, %u topics, %" G_GUINT64_FORMAT " 2-grams of %" G_GUINT64_FORMAT,
+                  pruned.posts, pruned.tags, pruned.topics, pruned.bigrams, whole.bigrams);
+  g_assert_cmpuint (pruned.posts, ==, BLOG_POSTS);
+  g_assert_cmpuint (pruned.tags, ==, CG_HARVEST_PRUNE_PAGES);
+  g_assert_cmpuint (pruned.topics, ==, BLOG_TOPICS);
+  g_assert_cmpuint (pruned.bigrams * 100, >=, whole.bigrams * 98);
+  g_assert_cmpuint (pruned.bigrams, <, whole.bigrams);
+}
+
 /* Seed 001's Group on a map made by hand: list pages and their next
  * pages become one repeating node, the items under them one node. */
 static void
@@ -1311,6 +1799,10 @@ main (int argc, char **argv)
   g_test_add_func ("/harvester/target-map", test_target_map);
   g_test_add_func ("/harvester/bad-input", test_bad_input);
   g_test_add_func ("/harvester/classes", test_classes);
+  g_test_add_data_func ("/harvester/reuse/classes", GINT_TO_POINTER (CG_HARVEST_STRATEGY_CLASSES), test_reuse);
+  g_test_add_data_func ("/harvester/reuse/patterns", GINT_TO_POINTER (CG_HARVEST_STRATEGY_PATTERNS), test_reuse);
+  g_test_add_func ("/harvester/reuse/resume", test_reuse_resume);
+  g_test_add_func ("/harvester/prune", test_prune);
   g_test_add_func ("/harvester/class-wait", test_class_wait);
   g_test_add_func ("/harvester/patterns", test_patterns);
   g_test_add_func ("/harvester/like", test_like);

@@ -817,6 +817,92 @@ add_demo_golden_links (CgModelEvaluation *evaluation)
     cg_model_evaluation_add_golden_link (evaluation, own[i][0], own[i][1], own[i][2]);
 }
 
+/* A page's links to itself under a query that shows the same page (a
+ * comment's reply link, which reloads the article with its form moved) are
+ * not navigation: the model keeps no class link for them, while
+ * pagination by a query, whose pages link to other items, stays a link. */
+static void
+test_query_variants (void)
+{
+  g_autoptr(GHashTable) site = fake_site_new ();
+  g_autoptr(GPtrArray) rounds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(CgSiteLearner) learner = learner_for (SITE "/", NULL);
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autofree char *home = NULL;
+  const char *list_class;
+  const char *item_class;
+  guint n_replies_requested = 0;
+
+  home = fake_html ("gallery", "Home", "<nav class=\"top\"><a href=\"/list\">All items</a></nav>");
+  fake_add (site, "/", home);
+  for (guint page = 1; page <= 3; page++)
+    {
+      g_autoptr(GString) body = g_string_new ("<ul class=\"items\">");
+      g_autofree char *path = page == 1 ? g_strdup ("/list") : g_strdup_printf ("/list?page=%u", page);
+      g_autofree char *html = NULL;
+
+      for (guint k = 1; k <= 4; k++)
+        g_string_append_printf (body, "<li><a href=\"/item/%u\">Item</a></li>", (page - 1) * 4 + k);
+      g_string_append (body, "</ul><div class=\"pages\">");
+      for (guint other = 1; other <= 3; other++)
+        if (other != page)
+          g_string_append_printf (body, "<a href=\"/list%s%.0u\">%u</a>", other == 1 ? "" : "?page=",
+                                  other == 1 ? 0 : other, other);
+      g_string_append (body, "</div>");
+      html = fake_html ("article", "Items", body->str);
+      fake_add (site, path, html);
+    }
+  for (guint k = 1; k <= 12; k++)
+    {
+      g_autoptr(GString) links = g_string_new ("<p class=\"back\"><a href=\"/list\">Back</a></p><ol class=\"comments\">");
+      g_autofree char *path = g_strdup_printf ("/item/%u", k);
+      g_autofree char *html = NULL;
+
+      for (guint c = 1; c <= 3; c++)
+        g_string_append_printf (links, "<li><p>Comment</p><a class=\"reply\" href=\"/item/%u?replytocom=%u#respond\">Reply</a></li>",
+                                k, 10 * k + c);
+      g_string_append (links, "</ol>");
+      html = fake_html ("product", "Item", links->str);
+      fake_add (site, path, html);
+      /* The reply link shows the same item, links and all. */
+      for (guint c = 1; c <= 3; c++)
+        {
+          g_autofree char *reply = g_strdup_printf ("/item/%u?replytocom=%u", k, 10 * k + c);
+
+          fake_add (site, reply, html);
+        }
+    }
+
+  drive_fake (learner, site, rounds);
+  model = cg_site_learner_build_model (learner);
+  list_class = class_of (learner, "/list");
+  item_class = class_of (learner, "/item/1");
+  g_assert_nonnull (list_class);
+  g_assert_nonnull (item_class);
+  g_assert_cmpstr (list_class, !=, item_class);
+
+  /* The learner did see reply pages, as pages of the item class. */
+  for (guint k = 1; k <= 12; k++)
+    for (guint c = 1; c <= 3; c++)
+      {
+        g_autofree char *reply = g_strdup_printf (SITE "/item/%u?replytocom=%u", k, 10 * k + c);
+
+        if (was_requested (rounds, reply))
+          {
+            n_replies_requested++;
+            g_assert_cmpstr (cg_site_learner_get_page_class (learner, reply), ==, item_class);
+          }
+      }
+  g_assert_cmpuint (n_replies_requested, >, 0);
+
+  /* No class link from the items to themselves, by the reply links or any
+   * other; pagination and the list's items are still links. */
+  g_assert_null (find_link (model, item_class, item_class, NULL));
+  g_assert_nonnull (find_link (model, item_class, list_class, "p[@class]/a"));
+  g_assert_nonnull (find_link (model, list_class, list_class, "div[@class]/a"));
+  g_assert_nonnull (find_link (model, list_class, item_class, "ul[@class]/li/a"));
+}
+
 static void
 test_demo_site (void)
 {
@@ -1039,6 +1125,7 @@ main (int    argc,
   g_test_add_func ("/site-learner/refine", test_refine);
   g_test_add_func ("/site-learner/menu", test_menu);
   g_test_add_func ("/site-learner/pagination-and-redirects", test_pagination_and_redirects);
+  g_test_add_func ("/site-learner/query-variants", test_query_variants);
   g_test_add_func ("/site-learner/demo-site", test_demo_site);
   g_test_add_func ("/site-learner/deterministic", test_deterministic);
 

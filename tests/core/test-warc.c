@@ -568,6 +568,52 @@ test_sha256 (Fixture *f, gconstpointer data)
   g_assert_null (cg_warc_record_get_header (g_ptr_array_index (records, 2), "WARC-IP-Address"));
 }
 
+/* A payload digest the caller has already computed is written as given
+ * when it is of the writer's algorithm (the writer trusts it: here it is
+ * that of another payload, to tell it from one the writer computed), and
+ * is ignored when it is of another algorithm. */
+static void
+test_given_payload_digest (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "given");
+  g_autoptr(GBytes) page = html_page (3);
+  g_autoptr(GBytes) other = html_page (4);
+  g_autoptr(Sample) html = sample_new ("http://127.0.0.1:8080/b", 200, "OK", "text/html", NULL, page);
+  g_autoptr(CgWarcRecordInfo) sha1_given = NULL;
+  g_autoptr(CgWarcRecordInfo) sha256_given = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *other_sha1 = cg_warc_digest_compute (CG_WARC_DIGEST_SHA1, g_bytes_get_data (other, NULL),
+                                                        g_bytes_get_size (other));
+  g_autofree char *other_sha256 = cg_warc_digest_compute (CG_WARC_DIGEST_SHA256, g_bytes_get_data (other, NULL),
+                                                          g_bytes_get_size (other));
+  g_autofree char *page_sha1 = cg_warc_digest_compute (CG_WARC_DIGEST_SHA1, g_bytes_get_data (page, NULL),
+                                                       g_bytes_get_size (page));
+  CgWarcExchange exchange = exchange_for (html, NULL);
+
+  exchange.payload_digest = other_sha1;
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &sha1_given, &error));
+  g_assert_no_error (error);
+  exchange.payload_digest = other_sha256;
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &sha256_given, &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_warc_writer_close (writer, &error));
+
+  g_assert_cmpstr (sha1_given->payload_digest, ==, other_sha1);
+  g_assert_cmpstr (sha256_given->payload_digest, ==, page_sha1);
+
+  /* The file is sound, but a reader that checks digests sees the one
+   * given for another payload. */
+  files = list_warc_files (f->dir);
+  path = g_build_filename (f->dir, g_ptr_array_index (files, 0), NULL);
+  g_assert_no_error (read_all_error (path, FALSE));
+  error = read_all_error (path, TRUE);
+  g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_DIGEST_MISMATCH);
+  g_assert_nonnull (strstr (error->message, "WARC-Payload-Digest"));
+  g_assert_nonnull (strstr (error->message, other_sha1 + strlen ("sha1:")));
+}
+
 /* ------------------------------------------------------------------ */
 /* Rollover                                                            */
 
@@ -1640,6 +1686,7 @@ main (int argc, char **argv)
   g_test_add_func ("/warc/digest/known-values", test_digest_known_values);
   ADD ("/warc/writer/round-trip", test_round_trip);
   ADD ("/warc/writer/sha256", test_sha256);
+  ADD ("/warc/writer/given-payload-digest", test_given_payload_digest);
   ADD ("/warc/writer/rollover", test_rollover);
   ADD ("/warc/writer/refuses-bad-input", test_writer_refuses_bad_input);
   ADD ("/warc/repair/every-cut-in-last-record", test_repair_every_cut);

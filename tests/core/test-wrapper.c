@@ -5,10 +5,12 @@
  */
 #include <string.h>
 
+#include "cg-clustvx.h"
 #include "cg-demo-site.h"
 #include "cg-dom-path.h"
 #include "cg-links.h"
 #include "cg-record-metrics.h"
+#include "cg-test-demo.h"
 #include "cg-wrapper.h"
 
 /* The pages are made in process by the demo site for this base URL; no
@@ -20,23 +22,7 @@ static CgDemoSite *site;
 static htmlDocPtr
 load_page (const char *path_and_query)
 {
-  g_autofree char *path = g_strdup (path_and_query);
-  g_autofree char *url = g_strconcat (BASE_URL, path_and_query, NULL);
-  g_autoptr(CgDemoResponse) response = NULL;
-  g_autoptr(GError) error = NULL;
-  char *query = strchr (path, '?');
-  htmlDocPtr doc;
-  gsize length;
-  const char *data;
-
-  if (query != NULL)
-    *query++ = '\0';
-  response = cg_demo_site_respond (site, BASE_URL, path, query, NULL, NULL);
-  g_assert_cmpuint (response->status, ==, 200);
-  data = g_bytes_get_data (response->body, &length);
-  doc = cg_html_parse (data, length, url, response->content_type, &error);
-  g_assert_no_error (error);
-  return doc;
+  return cg_test_demo_parse_page (site, BASE_URL, path_and_query);
 }
 
 static void
@@ -49,16 +35,7 @@ free_doc (gpointer doc)
 static GPtrArray *
 class_pages (const char *klass)
 {
-  GPtrArray *pages = g_ptr_array_new ();
-
-  for (guint i = 0; i < cg_demo_site_get_n_pages (site); i++)
-    {
-      JsonObject *page = cg_demo_site_get_page (site, i);
-
-      if (g_str_equal (json_object_get_string_member (page, "class"), klass))
-        g_ptr_array_add (pages, page);
-    }
-  return pages;
+  return cg_test_demo_class_pages (site, klass);
 }
 
 static char *
@@ -522,6 +499,77 @@ test_apply_by_hand (void)
   xmlFreeDoc (other);
 }
 
+/* A wrapper applied to a fetched page reads an item's text as ClustVX
+ * read it when the wrapper was learned: white space, no-break spaces,
+ * byte order marks, zero-width spaces and soft hyphens alike, and a value
+ * longer than the bound is cut at a character boundary. */
+static void
+test_same_text_as_clustvx (void)
+{
+  static const char json[] =
+    "{\"kind\": \"list\", \"regions\": [{\"xpath\": \"//ul\", \"record\": \"li\", \"columns\": ["
+    "{\"name\": \"title\", \"xpath\": \"a\", \"kind\": \"text\"},"
+    "{\"name\": \"price\", \"xpath\": \"span\", \"kind\": \"text\"}]}]}";
+  static const char page[] =
+    "<html><body><ul>"
+    "<li><a href=\"/1\">\xef\xbb\xbfOne\xe2\x80\x8b book</a> <span>Price:\xc2\xa0\xc2\xa3" "1</span></li>"
+    "<li><a href=\"/2\">  Two\xc2\xad books\n</a> <span>Price: <b>\xc2\xa3" "2</b></span></li>"
+    "<li><a href=\"/3\">Three\tbooks</a> <span>\n Price:\n\n\xc2\xa3" "3 </span></li>"
+    "</ul></body></html>";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWrapper) wrapper = cg_wrapper_new_from_json (json, &error);
+  g_autoptr(CgClustvxResult) result = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GString) huge = g_string_new ("<html><body><ul><li><a href=/>");
+  htmlDocPtr doc = cg_html_parse (page, strlen (page), "http://127.0.0.1/", NULL, &error);
+  CgClustvxRegion *region;
+
+  g_assert_no_error (error);
+  result = cg_clustvx_extract (doc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->regions->len, >, 0);
+  region = g_ptr_array_index (result->regions, 0);
+  g_assert_cmpuint (region->records->len, ==, 3);
+  records = cg_wrapper_apply (wrapper, doc, "http://127.0.0.1/", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (records->len, ==, 3);
+  for (guint r = 0; r < records->len; r++)
+    {
+      CgClustvxRecord *expected = g_ptr_array_index (region->records, r);
+      CgRecord *record = g_ptr_array_index (records, r);
+      CgClustvxItem *title, *price;
+
+      g_assert_cmpuint (expected->items->len, ==, 2);
+      title = g_ptr_array_index (expected->items, 0);
+      price = g_ptr_array_index (expected->items, 1);
+      g_assert_cmpstr (cg_record_get (record, "title"), ==, title->text);
+      g_assert_cmpstr (cg_record_get (record, "price"), ==, price->text);
+    }
+  g_assert_cmpstr (cg_record_get (g_ptr_array_index (records, 0), "title"), ==, "One book");
+  g_assert_cmpstr (cg_record_get (g_ptr_array_index (records, 1), "title"), ==, "Two books");
+  g_assert_cmpstr (cg_record_get (g_ptr_array_index (records, 2), "price"), ==, "Price: £3");
+  xmlFreeDoc (doc);
+
+  /* Two-byte characters past the bound: the value stops before it, on a
+   * whole character. */
+  g_clear_pointer (&records, g_ptr_array_unref);
+  for (guint i = 0; i < CG_WRAPPER_MAX_VALUE_LENGTH; i++)
+    g_string_append (huge, "é");
+  g_string_append (huge, "</a><span>x</span><li><a href=/>b</a><span>y</span></ul>");
+  doc = cg_html_parse (huge->str, huge->len, "http://127.0.0.1/", NULL, &error);
+  g_assert_no_error (error);
+  records = cg_wrapper_apply (wrapper, doc, "http://127.0.0.1/", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (records->len, ==, 2);
+  {
+    const char *value = cg_record_get (g_ptr_array_index (records, 0), "title");
+
+    g_assert_cmpuint (strlen (value), ==, CG_WRAPPER_MAX_VALUE_LENGTH);
+    g_assert_true (g_utf8_validate (value, -1, NULL));
+  }
+  xmlFreeDoc (doc);
+}
+
 static void
 assert_json_fails (const char *json,
                    int         code,
@@ -686,6 +734,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/wrapper/apply/tables", test_tables);
   g_test_add_func ("/wrapper/json/bad", test_bad_json);
   g_test_add_func ("/wrapper/apply/by-hand", test_apply_by_hand);
+  g_test_add_func ("/wrapper/apply/same-text-as-clustvx", test_same_text_as_clustvx);
   g_test_add_func ("/wrapper/learn/bad-pages", test_bad_pages);
   g_test_add_func ("/wrapper/learn/max-pages", test_max_pages);
   status = g_test_run ();

@@ -11,7 +11,9 @@
 #    feeds, as seed 004's evaluation counts pages), writing WARC.
 # 3. Learns a Cartograph model of it (200 pages, the default) and harvests
 #    it with the strategy (patterns by default, ACEBot's online phase; also
-#    classes, seed 000's intensive crawl), HTML only.
+#    classes, seed 000's intensive crawl), HTML only. The harvest reads the
+#    learning crawl's pages back from the project instead of fetching them
+#    again, so each of those pages is requested once, by the learning crawl.
 # 4. compare.py counts each crawler's page requests in Apache's access log
 #    (by User-Agent; the learning sample counts for Cartograph), and prints
 #    the ratio, the 2-gram and external-link coverage of Cartograph's crawl
@@ -42,7 +44,7 @@ while [[ $# -gt 0 ]]; do
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --strategy) strategy="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

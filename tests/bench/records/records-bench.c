@@ -22,6 +22,17 @@
  * without a region, and "text" or "element"; and writes one JSON line
  * per page to --details.
  *
+ * Ground truth that the page does not hold. A data set's truth may list
+ * records that its saved page does not show (the page was saved at
+ * another moment than the truth was taken), which no extractor can find.
+ * For each page scored by text, the truth records are aligned, with the
+ * same aligner and criterion, against the whole text of the saved page
+ * (the "plain" entry of the page, its text nodes and image alt texts);
+ * a truth record that does not count as found there is absent from the
+ * page. Every set with such pages gets a second line, named SET*, scored
+ * without those pages, and the pages are written to --absent (set, page,
+ * truth records, records absent).
+ *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -40,6 +51,8 @@
 typedef struct {
   char          *name;
   guint          pages;
+  guint          absent_pages;  /* pages whose truth holds records absent from the page */
+  CgRecordScore  clean;         /* the score without them */
   guint          lenient;     /* pages read despite bad bytes */
   guint          failed;      /* pages that could not be read at all */
   guint          empty;       /* pages where no region was found */
@@ -85,6 +98,98 @@ parse_features (const char *text)
   return CG_CLUSTVX_FEATURES_AUTO;
 }
 
+/* The text of @node's subtree, its text nodes and image alt texts, as
+ * words separated by spaces, appended to @words. */
+static void
+collect_words (xmlNodePtr  node,
+               GPtrArray  *words,
+               guint       depth)
+{
+  for (xmlNodePtr child = node->children; child != NULL && depth < 512; child = child->next)
+    {
+      if (child->type == XML_TEXT_NODE || child->type == XML_CDATA_SECTION_NODE)
+        {
+          g_auto(GStrv) parts = g_strsplit_set ((const char *) child->content, " \t\r\n\f", -1);
+
+          for (guint i = 0; parts[i] != NULL; i++)
+            if (parts[i][0] != '\0')
+              g_ptr_array_add (words, g_strdup (parts[i]));
+        }
+      else if (child->type == XML_ELEMENT_NODE)
+        {
+          const char *name = (const char *) child->name;
+
+          if (g_ascii_strcasecmp (name, "script") == 0 || g_ascii_strcasecmp (name, "style") == 0)
+            continue;
+          if (g_ascii_strcasecmp (name, "img") == 0)
+            {
+              xmlChar *alt = xmlGetProp (child, (const xmlChar *) "alt");
+
+              if (alt != NULL && alt[0] != '\0')
+                g_ptr_array_add (words, g_strdup ((const char *) alt));
+              xmlFree (alt);
+            }
+          collect_words (child, words, depth + 1);
+        }
+    }
+}
+
+/* The page's text cut into overlapping windows of words, each one
+ * "record" of one value for the aligner (which reads a bounded number of
+ * words per record); the overlap is longer than any record. */
+#define WINDOW_WORDS  1000
+#define WINDOW_STEP   500
+
+static GPtrArray *
+page_windows (htmlDocPtr doc)
+{
+  g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *windows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  xmlNodePtr root = xmlDocGetRootElement (doc);
+
+  if (root != NULL)
+    collect_words (root, words, 0);
+  for (guint start = 0; start == 0 || start + WINDOW_STEP < words->len + WINDOW_STEP; start += WINDOW_STEP)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      GStrv record = g_new0 (char *, 2);
+
+      for (guint i = start; i < words->len && i < start + WINDOW_WORDS; i++)
+        {
+          if (text->len > 0)
+            g_string_append_c (text, ' ');
+          g_string_append (text, g_ptr_array_index (words, i));
+        }
+      record[0] = g_string_free (g_steal_pointer (&text), FALSE);
+      g_ptr_array_add (windows, record);
+      if (start + WINDOW_WORDS >= words->len)
+        break;
+    }
+  return windows;
+}
+
+/* Truth records of @truth that the page's text does not hold. */
+static guint
+count_absent (GPtrArray  *truth,
+              htmlDocPtr  doc)
+{
+  g_autoptr(GPtrArray) windows = page_windows (doc);
+  guint absent = 0;
+
+  for (guint r = 0; r < truth->len; r++)
+    {
+      g_autoptr(GPtrArray) one = g_ptr_array_new ();
+      g_autoptr(GArray) matches = NULL;
+      CgRecordScore score;
+
+      g_ptr_array_add (one, g_ptr_array_index (truth, r));
+      matches = cg_record_metrics_align (one, windows, NULL, &score);
+      if (score.n_actual > 0 && score.n_correct == 0)
+        absent++;
+    }
+  return absent;
+}
+
 /* The CPU time of this thread: on a machine shared with other work, the
  * wall time of a few milliseconds of extraction mostly measures the load. */
 static double
@@ -113,9 +218,12 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *details_path = NULL;
+  g_autofree char *absent_path = NULL;
   int repeat = 3;
   const GOptionEntry entries[] = {
     { "details", 0, 0, G_OPTION_ARG_FILENAME, &details_path, "Write one JSON line per page here", "FILE" },
+    { "absent", 0, 0, G_OPTION_ARG_FILENAME, &absent_path,
+      "Write the pages whose truth holds records absent from the page here", "FILE" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Run each extraction this many times (default 3)", "N" },
     { NULL }
   };
@@ -124,7 +232,10 @@ main (int    argc,
   g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) set_free);
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GIOChannel) channel = NULL;
+  /* page → truth records absent from its saved (plain) page */
+  g_autoptr(GHashTable) absent_by_page = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   FILE *details = NULL;
+  FILE *absent_out = NULL;
   char *line = NULL;
   gsize length;
 
@@ -144,6 +255,11 @@ main (int    argc,
   if (details_path != NULL && (details = fopen (details_path, "w")) == NULL)
     {
       g_printerr ("records-bench: cannot write %s\n", details_path);
+      return 1;
+    }
+  if (absent_path != NULL && (absent_out = fopen (absent_path, "w")) == NULL)
+    {
+      g_printerr ("records-bench: cannot write %s\n", absent_path);
       return 1;
     }
 
@@ -271,6 +387,25 @@ main (int    argc,
           g_autoptr(GPtrArray) extracted = best != NULL ? cg_record_metrics_region_texts (best)
                                                         : g_ptr_array_new ();
           g_autoptr(GArray) matches = cg_record_metrics_align (actual, extracted, NULL, &score);
+          const char *name = json_object_get_string_member_with_default (page, "page", html_path);
+          gpointer absent;
+
+          /* The saved page is the plain entry; the rendered one of the
+           * same page comes after it and takes its count. */
+          if (!g_hash_table_lookup_extended (absent_by_page, name, NULL, &absent) ||
+              g_strcmp0 (json_object_get_string_member_with_default (page, "features", "auto"), "plain") == 0)
+            {
+              absent = GUINT_TO_POINTER (count_absent (actual, doc));
+              g_hash_table_replace (absent_by_page, g_strdup (name), absent);
+            }
+          if (GPOINTER_TO_UINT (absent) > 0)
+            {
+              set->absent_pages++;
+              if (absent_out != NULL)
+                fprintf (absent_out, "%s\t%s\t%u\t%u\n", set->name, name, actual->len, GPOINTER_TO_UINT (absent));
+            }
+          else
+            cg_record_score_add (&set->clean, &score);
         }
       cg_record_score_add (&set->score, &score);
 
@@ -299,6 +434,8 @@ main (int    argc,
     }
   if (details != NULL)
     fclose (details);
+  if (absent_out != NULL)
+    fclose (absent_out);
 
   for (guint s = 0; s < sets->len; s++)
     {
@@ -312,6 +449,13 @@ main (int    argc,
               timed > 0 ? set->extract_ms / timed : 0, timed > 0 ? set->extract_cpu_ms / timed : 0, set->max_ms,
               timed > 0 ? set->parse_ms / timed : 0,
               set->failed, set->lenient, set->empty, set->by_element ? "element" : "text");
+      if (set->absent_pages > 0)
+        printf ("%s*\t%u\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%u\t%s\n",
+                set->name, set->pages - set->absent_pages, set->clean.n_actual, set->clean.n_extracted,
+                set->clean.n_aligned, set->clean.n_correct, set->clean.precision, set->clean.recall,
+                set->clean.recall_correct, set->clean.f1, set->clean.f1_correct,
+                timed > 0 ? set->extract_ms / timed : 0, timed > 0 ? set->extract_cpu_ms / timed : 0, set->max_ms,
+                timed > 0 ? set->parse_ms / timed : 0, 0u, 0u, 0u, "text");
     }
   return 0;
 }

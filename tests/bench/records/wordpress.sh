@@ -81,7 +81,7 @@ cc -O2 -Wall -Wextra -o "$work/wordpress-score" "$here/wordpress-score.c" \
 base="http://127.0.0.1:$port/"
 if ! curl -sf -o /dev/null "$base"; then
   echo "Starting the WordPress site on port $port…"
-  CG_WP_PORT="$port" sh "$root/tests/bench/wordpress/setup.sh" > /dev/null
+  CG_WP_PORT="$port" bash "$root/tests/bench/wordpress/setup.sh" > /dev/null
 fi
 "$python" "$root/tests/bench/wordpress/truth.py" --port "$port" records > "$work/truth.jsonl"
 echo "Truth: $(wc -l < "$work/truth.jsonl") list pages."
