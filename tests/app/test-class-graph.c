@@ -238,11 +238,16 @@ show_graph (CgSiteModel *model,
   return graph;
 }
 
+static gboolean
+layout_is_done (gpointer graph)
+{
+  return !cg_class_graph_is_layout_pending (graph);
+}
+
 static void
 wait_for_layout (CgClassGraph *graph)
 {
-  while (cg_class_graph_is_layout_pending (graph))
-    g_main_context_iteration (NULL, TRUE);
+  cg_test_wait_for (layout_is_done, graph, "the graph's layout");
   cg_test_iterate ();
 }
 
