@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+#include <time.h>
 #include <glib/gi18n-lib.h>
 
 #include "cg-crawl-log.h"
@@ -66,15 +68,22 @@ cg_crawl_log_open (const char  *path,
   return g_steal_pointer (&self);
 }
 
+/* UTC, "2026-11-22T12:00:00" or, @compact, "20261122120000". Formatted
+ * by hand rather than with g_date_time_format(), which parses its format
+ * and goes through the locale for every line: a crawl writes a line per
+ * URL. */
 static void
-append_time (GString    *line,
-             gint64      time_us,
-             const char *format)
+append_time (GString  *line,
+             gint64    time_us,
+             gboolean  compact)
 {
-  g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (time_us / G_USEC_PER_SEC);
-  g_autofree char *text = g_date_time_format (when, format);
+  time_t seconds = (time_t) (time_us / G_USEC_PER_SEC);
+  struct tm tm;
 
-  g_string_append (line, text);
+  if (gmtime_r (&seconds, &tm) == NULL)
+    memset (&tm, 0, sizeof tm);
+  g_string_append_printf (line, compact ? "%04d%02d%02d%02d%02d%02d" : "%04d-%02d-%02dT%02d:%02d:%02d",
+                          tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 char *
@@ -82,7 +91,7 @@ cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
 {
   GString *line = g_string_sized_new (256);
 
-  append_time (line, entry->log_time_us, "%Y-%m-%dT%H:%M:%S");
+  append_time (line, entry->log_time_us, FALSE);
   g_string_append_printf (line, ".%03dZ ", (int) ((entry->log_time_us / 1000) % 1000));
   g_string_append_printf (line, "%5d ", entry->status);
   if (entry->size >= 0)
@@ -99,7 +108,7 @@ cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
   g_string_append_printf (line, " #%03u ", entry->worker);
   if (entry->fetch_start_us > 0)
     {
-      append_time (line, entry->fetch_start_us, "%Y%m%d%H%M%S");
+      append_time (line, entry->fetch_start_us, TRUE);
       g_string_append_printf (line, "%03d+%" G_GINT64_FORMAT " ",
                               (int) ((entry->fetch_start_us / 1000) % 1000), entry->duration_ms);
     }

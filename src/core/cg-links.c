@@ -11,6 +11,7 @@
 #include <libsoup/soup.h>
 #include <libxml/HTMLtree.h>
 #include <libxml/encoding.h>
+#include <libxml/parserInternals.h>
 
 #include "cg-links.h"
 #include "cg-url.h"
@@ -429,7 +430,13 @@ scan_css (const char *css,
 /* ---- HTML ------------------------------------------------------------- */
 
 typedef struct {
-  GUri       *base;
+  GUri       *document;
+  GUri       *document_base;   /* of its <base href>, or NULL */
+  GUri       *base;            /* one of the two */
+  /* "scheme://authority" of @base as resolving gives it, for the
+   * references resolve_fast() handles; NULL when there is none. */
+  char       *origin;
+  gsize       origin_length;
   CgLinkFunc  func;
   gpointer    user_data;
   guint       count;
@@ -443,6 +450,111 @@ static gboolean
 walk_full (Walk *walk)
 {
   return walk->count >= CG_LINKS_MAX_PER_DOCUMENT;
+}
+
+/* The characters a path may hold that neither resolving nor normalising
+ * changes: RFC 3986's unreserved characters and the sub-delimiters, ":"
+ * and "@", but not ";" (session ids hide in path parameters), "(" and ")"
+ * (ASP.NET session segments) or "%" (escapes are normalised). */
+static gboolean
+is_plain_path_char (char c)
+{
+  return g_ascii_isalnum (c) || strchr ("-._~/!$&'*+,=:@", c) != NULL;
+}
+
+/* Resolves an absolute-path reference ("/a/b.html") made only of plain
+ * path characters and without "." or ".." segments, which most links of
+ * most sites are: the result is then the origin followed by the
+ * reference, exactly as cg_url_resolve_uri() would give it (test-links
+ * compares the two). Parsing, resolving and normalising every such link
+ * with GUri was a sixth of the parser threads' work in the crawl
+ * throughput benchmark (tests/bench). Returns NULL for any other
+ * reference, which takes the general way. */
+static char *
+resolve_fast (Walk       *walk,
+              const char *reference)
+{
+  gsize length;
+  char *url;
+
+  if (walk->origin == NULL || reference[0] != '/' || reference[1] == '/')
+    return NULL;
+  for (length = 0; reference[length] != '\0'; length++)
+    {
+      if (!is_plain_path_char (reference[length]))
+        return NULL;
+      /* A "." or ".." segment: "/./", "/../", or at the end. */
+      if (reference[length] == '/' && reference[length + 1] == '.' &&
+          (reference[length + 2] == '/' || reference[length + 2] == '\0' ||
+           (reference[length + 2] == '.' && (reference[length + 3] == '/' || reference[length + 3] == '\0'))))
+        return NULL;
+    }
+  if (walk->origin_length + length > CG_URL_MAX_LENGTH)
+    return NULL;
+
+  url = g_malloc (walk->origin_length + length + 1);
+  memcpy (url, walk->origin, walk->origin_length);
+  memcpy (url + walk->origin_length, reference, length + 1);
+  return url;
+}
+
+/* The origin is what resolving "/" gives, without its path: the host is
+ * normalised there as for any other reference. */
+static void
+walk_set_origin (Walk *walk)
+{
+  walk->origin = cg_url_resolve_uri (walk->base, "/", CG_URL_NORMALIZE_CRAWL, NULL);
+  if (walk->origin != NULL && g_str_has_suffix (walk->origin, "/"))
+    {
+      walk->origin_length = strlen (walk->origin) - 1;
+      walk->origin[walk->origin_length] = '\0';
+    }
+  else
+    g_clear_pointer (&walk->origin, g_free);
+}
+
+/* Sets @walk up to emit the links of the document at @document_url,
+ * whose first <base href> says @base_href (NULL for none); walk_end()
+ * frees what it holds. */
+static gboolean
+walk_begin (Walk        *walk,
+            const char  *document_url,
+            const char  *base_href,
+            CgLinkFunc   func,
+            gpointer     user_data,
+            GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  walk->document = cg_url_parse (document_url, CG_URL_NORMALIZE_SYNTAX, &local_error);
+  if (walk->document == NULL)
+    {
+      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE,
+                   _("Cannot read links relative to the document: %s"), local_error->message);
+      return FALSE;
+    }
+  /* The first <base href> sets the base for every relative link; one
+   * that is not an http(s) URL is ignored, as it could not be fetched. */
+  if (base_href != NULL)
+    {
+      g_autofree char *resolved = cg_url_resolve_uri (walk->document, base_href, CG_URL_NORMALIZE_SYNTAX, NULL);
+
+      if (resolved != NULL)
+        walk->document_base = cg_url_parse (resolved, CG_URL_NORMALIZE_SYNTAX, NULL);
+    }
+  walk->base = walk->document_base != NULL ? walk->document_base : walk->document;
+  walk->func = func;
+  walk->user_data = user_data;
+  walk_set_origin (walk);
+  return TRUE;
+}
+
+static void
+walk_end (Walk *walk)
+{
+  g_clear_pointer (&walk->origin, g_free);
+  g_clear_pointer (&walk->document, g_uri_unref);
+  g_clear_pointer (&walk->document_base, g_uri_unref);
 }
 
 static void
@@ -466,7 +578,9 @@ emit (Walk        *walk,
   if (*p == '\0' || *p == '#')
     return;
 
-  url = cg_url_resolve_uri (walk->base, p, CG_URL_NORMALIZE_CRAWL, NULL);
+  url = resolve_fast (walk, p);
+  if (url == NULL)
+    url = cg_url_resolve_uri (walk->base, p, CG_URL_NORMALIZE_CRAWL, NULL);
   if (url == NULL)
     return;
 
@@ -592,34 +706,6 @@ anchor_text (xmlNodePtr node)
   return text;
 }
 
-static void
-emit_srcset (Walk        *walk,
-             xmlNodePtr   node,
-             const char  *element,
-             const char  *attribute)
-{
-  g_autofree char *value = get_attr (node, attribute);
-  g_auto(GStrv) urls = NULL;
-
-  if (value == NULL)
-    return;
-  urls = cg_links_parse_srcset (value);
-  for (guint i = 0; urls[i] != NULL; i++)
-    emit (walk, node, urls[i], CG_HOP_EMBED, element, attribute, NULL);
-}
-
-static void
-emit_attr (Walk        *walk,
-           xmlNodePtr   node,
-           const char  *element,
-           const char  *attribute,
-           CgHopType    hop)
-{
-  g_autofree char *value = get_attr (node, attribute);
-
-  emit (walk, node, value, hop, element, attribute, NULL);
-}
-
 /* "5; url=page.html", "0;URL='page.html'", "3, url = page.html": the
  * HTML standard's refresh parsing, without the timing. */
 static char *
@@ -692,6 +778,146 @@ rel_is_requisite (const char *rel)
   return FALSE;
 }
 
+/* Reads an attribute of an element, as a new string (NULL when the
+ * element has no such attribute), for element_references(). */
+typedef char *(*AttributeFunc) (gconstpointer  element,
+                                const char    *attribute);
+
+/* Takes one reference element_references() found: a URL, or a srcset
+ * attribute's value when @srcset. */
+typedef void  (*ReferenceFunc) (gpointer       user_data,
+                                gboolean       srcset,
+                                const char    *element,
+                                const char    *attribute,
+                                const char    *value,
+                                CgHopType      hop);
+
+static void
+attribute_reference (const char    *name,
+                     AttributeFunc  get,
+                     gconstpointer  element,
+                     const char    *attribute,
+                     CgHopType      hop,
+                     gboolean       srcset,
+                     ReferenceFunc  found,
+                     gpointer       user_data)
+{
+  g_autofree char *value = get (element, attribute);
+
+  if (value != NULL)
+    found (user_data, srcset, name, attribute, value, hop);
+}
+
+/* The references in the attributes of an element named @name, in the
+ * order the page gives them, other than those of <a> and <area> (whose
+ * text each reader gathers its own way) and of CSS (a <style> block, a
+ * style attribute). Both readers, the tree walk (visit_element()) and
+ * the SAX reader (sax_start_element_cb()), take them from here, so that
+ * they read the same attributes of the same elements. */
+static void
+element_references (const char    *name,
+                    AttributeFunc  get,
+                    gconstpointer  element,
+                    ReferenceFunc  found,
+                    gpointer       user_data)
+{
+#define REFERENCE(attribute, hop) \
+  attribute_reference (name, get, element, attribute, hop, FALSE, found, user_data)
+#define SRCSET(attribute) \
+  attribute_reference (name, get, element, attribute, CG_HOP_EMBED, TRUE, found, user_data)
+
+  if (g_str_equal (name, "link"))
+    {
+      g_autofree char *rel = get (element, "rel");
+
+      REFERENCE ("href", rel_is_requisite (rel) ? CG_HOP_EMBED : CG_HOP_NAVLINK);
+      SRCSET ("imagesrcset");
+    }
+  else if (g_str_equal (name, "img") || g_str_equal (name, "source"))
+    {
+      REFERENCE ("src", CG_HOP_EMBED);
+      SRCSET ("srcset");
+    }
+  else if (g_str_equal (name, "script") || g_str_equal (name, "iframe") ||
+           g_str_equal (name, "frame") || g_str_equal (name, "embed") ||
+           g_str_equal (name, "audio") || g_str_equal (name, "track"))
+    REFERENCE ("src", CG_HOP_EMBED);
+  else if (g_str_equal (name, "video"))
+    {
+      REFERENCE ("src", CG_HOP_EMBED);
+      REFERENCE ("poster", CG_HOP_EMBED);
+    }
+  else if (g_str_equal (name, "object"))
+    REFERENCE ("data", CG_HOP_EMBED);
+  else if (g_str_equal (name, "input"))
+    {
+      g_autofree char *type = get (element, "type");
+
+      if (type != NULL && g_ascii_strcasecmp (type, "image") == 0)
+        REFERENCE ("src", CG_HOP_EMBED);
+    }
+  else if (g_str_equal (name, "body") || g_str_equal (name, "table") ||
+           g_str_equal (name, "td") || g_str_equal (name, "th"))
+    REFERENCE ("background", CG_HOP_EMBED);
+  else if (g_str_equal (name, "meta"))
+    {
+      g_autofree char *equiv = get (element, "http-equiv");
+      g_autofree char *content = NULL;
+      g_autofree char *target = NULL;
+
+      if (equiv != NULL && g_ascii_strcasecmp (equiv, "refresh") == 0)
+        content = get (element, "content");
+      target = content != NULL ? meta_refresh_target (content) : NULL;
+      if (target != NULL)
+        found (user_data, FALSE, name, "content", target, CG_HOP_REDIRECT);
+    }
+  else if (g_str_equal (name, "form"))
+    {
+      g_autofree char *method = get (element, "method");
+
+      /* A form without a method is a GET form. Its action URL is emitted
+       * without fields; POST forms change state and are not followed. */
+      if (method == NULL || *method == '\0' || g_ascii_strcasecmp (method, "get") == 0)
+        REFERENCE ("action", CG_HOP_SUBMIT);
+    }
+#undef REFERENCE
+#undef SRCSET
+}
+
+/* The tree walk's side of element_references(). */
+typedef struct {
+  Walk       *walk;
+  xmlNodePtr  node;
+} TreeVisit;
+
+static char *
+tree_attribute (gconstpointer  element,
+                const char    *attribute)
+{
+  return get_attr ((xmlNodePtr) element, attribute);
+}
+
+static void
+tree_reference_cb (gpointer    user_data,
+                   gboolean    srcset,
+                   const char *element,
+                   const char *attribute,
+                   const char *value,
+                   CgHopType   hop)
+{
+  TreeVisit *visit = user_data;
+  g_auto(GStrv) urls = NULL;
+
+  if (!srcset)
+    {
+      emit (visit->walk, visit->node, value, hop, element, attribute, NULL);
+      return;
+    }
+  urls = cg_links_parse_srcset (value);
+  for (guint i = 0; urls[i] != NULL; i++)
+    emit (visit->walk, visit->node, urls[i], CG_HOP_EMBED, element, attribute, NULL);
+}
+
 static void
 visit_element (Walk       *walk,
                xmlNodePtr  node)
@@ -717,61 +943,9 @@ visit_element (Walk       *walk,
           emit (walk, node, href, CG_HOP_NAVLINK, name, "href", text);
         }
     }
-  else if (g_str_equal (name, "link"))
-    {
-      g_autofree char *rel = get_attr (node, "rel");
-
-      emit_attr (walk, node, name, "href", rel_is_requisite (rel) ? CG_HOP_EMBED : CG_HOP_NAVLINK);
-      emit_srcset (walk, node, name, "imagesrcset");
-    }
-  else if (g_str_equal (name, "img") || g_str_equal (name, "source"))
-    {
-      emit_attr (walk, node, name, "src", CG_HOP_EMBED);
-      emit_srcset (walk, node, name, "srcset");
-    }
-  else if (g_str_equal (name, "script") || g_str_equal (name, "iframe") ||
-           g_str_equal (name, "frame") || g_str_equal (name, "embed") ||
-           g_str_equal (name, "audio") || g_str_equal (name, "track"))
-    emit_attr (walk, node, name, "src", CG_HOP_EMBED);
-  else if (g_str_equal (name, "video"))
-    {
-      emit_attr (walk, node, name, "src", CG_HOP_EMBED);
-      emit_attr (walk, node, name, "poster", CG_HOP_EMBED);
-    }
-  else if (g_str_equal (name, "object"))
-    emit_attr (walk, node, name, "data", CG_HOP_EMBED);
-  else if (g_str_equal (name, "input"))
-    {
-      g_autofree char *type = get_attr (node, "type");
-
-      if (type != NULL && g_ascii_strcasecmp (type, "image") == 0)
-        emit_attr (walk, node, name, "src", CG_HOP_EMBED);
-    }
-  else if (g_str_equal (name, "body") || g_str_equal (name, "table") ||
-           g_str_equal (name, "td") || g_str_equal (name, "th"))
-    emit_attr (walk, node, name, "background", CG_HOP_EMBED);
-  else if (g_str_equal (name, "meta"))
-    {
-      g_autofree char *equiv = get_attr (node, "http-equiv");
-
-      if (equiv != NULL && g_ascii_strcasecmp (equiv, "refresh") == 0)
-        {
-          g_autofree char *content = get_attr (node, "content");
-          g_autofree char *target = content != NULL ? meta_refresh_target (content) : NULL;
-
-          emit (walk, node, target, CG_HOP_REDIRECT, name, "content", NULL);
-        }
-    }
-  else if (g_str_equal (name, "form"))
-    {
-      g_autofree char *method = get_attr (node, "method");
-
-      /* A form without a method is a GET form. Its action URL is emitted
-       * without fields; POST forms change state and are not followed. */
-      if (method == NULL || *method == '\0' || g_ascii_strcasecmp (method, "get") == 0)
-        emit_attr (walk, node, name, "action", CG_HOP_SUBMIT);
-    }
-  else if (g_str_equal (name, "style"))
+  else
+    element_references (name, tree_attribute, node, tree_reference_cb, &(TreeVisit) { walk, node });
+  if (g_str_equal (name, "style"))
     {
       xmlChar *css = xmlNodeGetContent (node);
 
@@ -818,43 +992,24 @@ cg_links_foreach_in_document (htmlDocPtr   doc,
                               gpointer     user_data,
                               GError     **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GUri) document = NULL;
-  g_autoptr(GUri) base = NULL;
   Walk walk = { 0 };
   xmlNodePtr base_element;
+  g_autofree char *base_href = NULL;
 
   g_return_val_if_fail (doc != NULL, FALSE);
   g_return_val_if_fail (document_url != NULL, FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  document = cg_url_parse (document_url, CG_URL_NORMALIZE_SYNTAX, &local_error);
-  if (document == NULL)
-    {
-      g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_BAD_BASE,
-                   _("Cannot read links relative to the document: %s"), local_error->message);
-      return FALSE;
-    }
-
-  /* The first <base href> sets the base for every relative link; one
-   * that is not an http(s) URL is ignored, as it could not be fetched. */
   base_element = find_base_element (doc);
   if (base_element != NULL)
-    {
-      g_autofree char *href = get_attr (base_element, "href");
-      g_autofree char *resolved = cg_url_resolve_uri (document, href, CG_URL_NORMALIZE_SYNTAX, NULL);
-
-      if (resolved != NULL)
-        base = cg_url_parse (resolved, CG_URL_NORMALIZE_SYNTAX, NULL);
-    }
-  walk.base = base != NULL ? base : document;
-  walk.func = func;
-  walk.user_data = user_data;
-
+    base_href = get_attr (base_element, "href");
+  if (!walk_begin (&walk, document_url, base_href, func, user_data, error))
+    return FALSE;
   for (xmlNodePtr node = doc->children; node != NULL && !walk_full (&walk); node = next_node (doc, node))
     if (node->type == XML_ELEMENT_NODE)
       visit_element (&walk, node);
+  walk_end (&walk);
   return TRUE;
 }
 
@@ -871,11 +1026,551 @@ collect_cb (const CgLink *link,
             gpointer      user_data)
 {
   Collector *collector = user_data;
-  char *key = g_strdup_printf ("%c %s", cg_hop_type_to_char (link->hop), link->url);
+  gsize length = strlen (link->url);
+  char *key = g_malloc (length + 3);
+
+  key[0] = cg_hop_type_to_char (link->hop);
+  key[1] = ' ';
+  memcpy (key + 2, link->url, length + 1);
 
   if (!g_hash_table_add (collector->seen, key))
     return;
   g_ptr_array_add (collector->links, cg_link_copy (link));
+}
+
+/* ---- links without a tree ------------------------------------------------ */
+
+/* The crawler needs only the links of a page, not its tree. Building the
+ * tree and freeing it again (a node, attributes and texts, each its own
+ * allocation) was two fifths of the parser threads' work in the crawl
+ * throughput benchmark (tests/bench), so the extractor reads the page
+ * with libxml2's HTML parser in SAX mode and keeps only what
+ * visit_element() would read from the tree. The parser sends the same
+ * events whether or not a tree is built from them (blanks included, as
+ * no HTML_PARSE_NOBLANKS is given); only the tree builder's depth limit
+ * is its own, and the reader applies it too. So the same links come out,
+ * in the same order, with the same anchor texts: test-links compares the
+ * two on tricky markup and on every page of the demo site.
+ *
+ * What depends on the whole page is kept for the end: the first <base
+ * href> applies to links before it, so references are resolved once the
+ * page is read; the text of a link is known at its end tag. */
+
+typedef enum {
+  RECORD_REFERENCE,   /* one reference */
+  RECORD_SRCSET,      /* a srcset attribute */
+  RECORD_CSS,         /* CSS text, a <style> block or a style attribute */
+} RecordKind;
+
+typedef struct {
+  RecordKind  kind;
+  CgHopType   hop;
+  char       *element;
+  const char *attribute;   /* static; NULL for a <style> block */
+  char       *value;
+  /* <a> and <area>: the link's text, set at the end tag of an <a> (see
+   * AnchorText). */
+  char       *text;
+  gboolean    has_text;
+} Record;
+
+/* The text of an open <a>, cleaned as it comes, as clean_text() would
+ * clean the whole of it: the same characters, the same spaces, cut at
+ * the same length, without keeping more than that of a long link. */
+typedef struct {
+  guint     record;        /* its record */
+  GString  *text;
+  gboolean  pending_space;
+  guint     chars;
+  char     *alt;           /* of its first <img alt> */
+} AnchorText;
+
+typedef struct {
+  GArray     *records;     /* Record */
+  GPtrArray  *anchors;     /* AnchorText, the <a> elements open now */
+  int         style_record;  /* the record of an open <style> block, or -1 */
+  GString    *style_text;
+  char       *base_href;
+  gboolean    started;
+  guint       depth;       /* elements open */
+} SaxReader;
+
+static void
+record_clear (Record *record)
+{
+  g_free (record->element);
+  g_free (record->value);
+  g_free (record->text);
+}
+
+static void
+anchor_text_free (AnchorText *anchor)
+{
+  if (anchor->text != NULL)
+    g_string_free (anchor->text, TRUE);
+  g_free (anchor->alt);
+  g_free (anchor);
+}
+
+static void
+anchor_text_add (AnchorText *anchor,
+                 const char *text,
+                 gsize       length)
+{
+  g_autofree char *valid = NULL;
+
+  if (anchor->chars >= CG_LINKS_MAX_ANCHOR_TEXT)
+    return;
+  valid = g_utf8_make_valid (text, (gssize) length);
+  for (const char *p = valid; *p != '\0' && anchor->chars < CG_LINKS_MAX_ANCHOR_TEXT; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || c == 0x00A0)
+        {
+          anchor->pending_space = anchor->text->len > 0;
+          continue;
+        }
+      if (anchor->pending_space)
+        {
+          g_string_append_c (anchor->text, ' ');
+          anchor->chars++;
+          anchor->pending_space = FALSE;
+          if (anchor->chars >= CG_LINKS_MAX_ANCHOR_TEXT)
+            break;
+        }
+      g_string_append_unichar (anchor->text, c);
+      anchor->chars++;
+    }
+}
+
+/* An attribute's value as xmlGetProp() gives it from the tree: "" for an
+ * attribute without a value, NULL for none. */
+static const char *
+sax_attr (const xmlChar **atts,
+          const char     *name)
+{
+  if (atts == NULL)
+    return NULL;
+  for (guint i = 0; atts[i] != NULL; i += 2)
+    if (strcmp ((const char *) atts[i], name) == 0)
+      return atts[i + 1] != NULL ? (const char *) atts[i + 1] : "";
+  return NULL;
+}
+
+static guint
+sax_add (SaxReader   *reader,
+         RecordKind   kind,
+         const char  *element,
+         const char  *attribute,
+         const char  *value,
+         CgHopType    hop)
+{
+  Record record = { kind, hop, g_strdup (element), attribute, g_strdup (value), NULL, FALSE };
+
+  g_array_append_val (reader->records, record);
+  return reader->records->len - 1;
+}
+
+/* The SAX reader's side of element_references(). */
+static char *
+sax_attribute (gconstpointer  element,
+               const char    *attribute)
+{
+  return g_strdup (sax_attr ((const xmlChar **) element, attribute));
+}
+
+static void
+sax_reference_cb (gpointer    user_data,
+                  gboolean    srcset,
+                  const char *element,
+                  const char *attribute,
+                  const char *value,
+                  CgHopType   hop)
+{
+  sax_add (user_data, srcset ? RECORD_SRCSET : RECORD_REFERENCE, element, attribute, value, hop);
+}
+
+static SaxReader *
+sax_reader_of (void *ctx)
+{
+  return ((xmlParserCtxtPtr) ctx)->_private;
+}
+
+static void
+sax_start_document_cb (void *ctx)
+{
+  sax_reader_of (ctx)->started = TRUE;
+}
+
+/* What visit_element() reads of an element, in the same order. */
+static void
+sax_start_element_cb (void           *ctx,
+                      const xmlChar  *xml_name,
+                      const xmlChar **atts)
+{
+  SaxReader *reader = sax_reader_of (ctx);
+  const char *name = (const char *) xml_name;
+  const char *style;
+
+  /* The tree builder stops the parser at an element deeper than
+   * xmlParserMaxDepth, which it leaves out of the tree: so does this. */
+  if (reader->depth > xmlParserMaxDepth)
+    {
+      xmlStopParser (ctx);
+      return;
+    }
+  reader->depth++;
+
+  if (reader->base_href == NULL && g_str_equal (name, "base") && sax_attr (atts, "href") != NULL)
+    reader->base_href = g_strdup (sax_attr (atts, "href"));
+
+  /* The first image with an alt text in an <a> names a link without text. */
+  if (g_str_equal (name, "img") && sax_attr (atts, "alt") != NULL)
+    for (guint i = 0; i < reader->anchors->len; i++)
+      {
+        AnchorText *anchor = g_ptr_array_index (reader->anchors, i);
+
+        if (anchor != NULL && anchor->alt == NULL)
+          anchor->alt = g_strdup (sax_attr (atts, "alt"));
+      }
+
+  if (g_str_equal (name, "a") || g_str_equal (name, "area"))
+    {
+      const char *href = sax_attr (atts, "href");
+
+      if (href != NULL)
+        {
+          guint index = sax_add (reader, RECORD_REFERENCE, name, "href", href, CG_HOP_NAVLINK);
+          Record *record = &g_array_index (reader->records, Record, index);
+
+          record->has_text = TRUE;
+          if (g_str_equal (name, "area"))
+            record->text = clean_text (sax_attr (atts, "alt"));
+          else
+            {
+              AnchorText *anchor = g_new0 (AnchorText, 1);
+
+              anchor->record = index;
+              anchor->text = g_string_new (NULL);
+              g_ptr_array_add (reader->anchors, anchor);
+            }
+        }
+      if (g_str_equal (name, "a"))
+        {
+          /* An <a> without href is open too: its end tag must find it. */
+          if (href == NULL)
+            g_ptr_array_add (reader->anchors, NULL);
+        }
+    }
+  else
+    element_references (name, sax_attribute, atts, sax_reference_cb, reader);
+  if (g_str_equal (name, "style") && reader->style_record < 0)
+    {
+      /* The block's text comes before its end tag. */
+      reader->style_record = (int) sax_add (reader, RECORD_CSS, "style", NULL, NULL, CG_HOP_EMBED);
+      reader->style_text = g_string_new (NULL);
+    }
+
+  style = sax_attr (atts, "style");
+  if (style != NULL)
+    sax_add (reader, RECORD_CSS, name, "style", style, CG_HOP_EMBED);
+}
+
+static void
+anchor_close (SaxReader  *reader,
+              AnchorText *anchor)
+{
+  Record *record = &g_array_index (reader->records, Record, anchor->record);
+
+  if (anchor->text->len > 0)
+    record->text = g_string_free (g_steal_pointer (&anchor->text), FALSE);
+  else
+    record->text = clean_text (anchor->alt);
+  anchor_text_free (anchor);
+}
+
+static void
+style_close (SaxReader *reader)
+{
+  Record *record = &g_array_index (reader->records, Record, reader->style_record);
+
+  record->value = g_string_free (g_steal_pointer (&reader->style_text), FALSE);
+  reader->style_record = -1;
+}
+
+static void
+sax_end_element_cb (void          *ctx,
+                    const xmlChar *xml_name)
+{
+  SaxReader *reader = sax_reader_of (ctx);
+  const char *name = (const char *) xml_name;
+
+  if (reader->depth > 0)
+    reader->depth--;
+  if (g_str_equal (name, "a") && reader->anchors->len > 0)
+    {
+      AnchorText *anchor = g_ptr_array_steal_index (reader->anchors, reader->anchors->len - 1);
+
+      if (anchor != NULL)
+        anchor_close (reader, anchor);
+    }
+  else if (g_str_equal (name, "style") && reader->style_record >= 0)
+    style_close (reader);
+}
+
+/* Text and CDATA (the content of <script> and <style>) count alike, as
+ * in the tree's xmlNodeGetContent(). */
+static void
+sax_characters_cb (void          *ctx,
+                   const xmlChar *text,
+                   int            length)
+{
+  SaxReader *reader = sax_reader_of (ctx);
+
+  if (length <= 0)
+    return;
+  for (guint i = 0; i < reader->anchors->len; i++)
+    {
+      AnchorText *anchor = g_ptr_array_index (reader->anchors, i);
+
+      if (anchor != NULL)
+        anchor_text_add (anchor, (const char *) text, (gsize) length);
+    }
+  if (reader->style_text != NULL)
+    g_string_append_len (reader->style_text, (const char *) text, length);
+}
+
+static void
+sax_handler_init (xmlSAXHandler *sax)
+{
+  memset (sax, 0, sizeof *sax);
+  /* Not XML_SAX2_MAGIC: the HTML parser calls startElement, as it does
+   * for the tree builder. */
+  sax->initialized = 1;
+  sax->startDocument = sax_start_document_cb;
+  sax->startElement = sax_start_element_cb;
+  sax->endElement = sax_end_element_cb;
+  sax->characters = sax_characters_cb;
+  sax->cdataBlock = sax_characters_cb;
+}
+
+/* Reads the records of @data with @ctxt, whose handlers are the SAX
+ * reader's. FALSE when the parser could not start a document, as
+ * html_parse() fails when it gets no tree. */
+static gboolean
+sax_read (htmlParserCtxtPtr   ctxt,
+          SaxReader          *reader,
+          const char         *data,
+          gsize               length,
+          const char         *url,
+          const char         *content_type)
+{
+  g_autofree char *encoding = NULL;
+  xmlParserInputBufferPtr input;
+  xmlParserInputPtr stream;
+
+  /* As in html_parse(). */
+  if (!(length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0) && !has_utf16_bom (data, length))
+    encoding = charset_from_content_type (content_type);
+
+  /* What htmlCtxtReadMemory() does, but for one thing: a context that
+   * is reset reads a page of no declared encoding as ISO-8859-1 at its
+   * first non-ASCII byte, where the context of htmlReadMemory(), used for
+   * trees (html_parse()), reads UTF-8 first; the same must come out. */
+  htmlCtxtReset (ctxt);
+  ctxt->charset = XML_CHAR_ENCODING_UTF8;
+  input = xmlParserInputBufferCreateMem (data, (int) length, XML_CHAR_ENCODING_NONE);
+  if (input == NULL)
+    return FALSE;
+  stream = xmlNewIOInputStream (ctxt, input, XML_CHAR_ENCODING_NONE);
+  if (stream == NULL)
+    {
+      xmlFreeParserInputBuffer (input);
+      return FALSE;
+    }
+  inputPush (ctxt, stream);
+  htmlCtxtUseOptions (ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+  ctxt->html = 1;
+  if (encoding != NULL)
+    {
+      xmlCharEncodingHandlerPtr handler = xmlFindCharEncodingHandler (encoding);
+
+      if (handler != NULL)
+        {
+          xmlSwitchToEncoding (ctxt, handler);
+          if (ctxt->input->encoding != NULL)
+            xmlFree ((xmlChar *) ctxt->input->encoding);
+          ctxt->input->encoding = xmlStrdup ((const xmlChar *) encoding);
+        }
+    }
+  if (ctxt->input->filename == NULL)
+    ctxt->input->filename = (char *) xmlStrdup ((const xmlChar *) url);
+
+  ctxt->_private = reader;
+  htmlParseDocument (ctxt);
+  ctxt->_private = NULL;
+  /* No handler builds one; just in case. */
+  g_clear_pointer (&ctxt->myDoc, xmlFreeDoc);
+
+  /* At the end the parser closes what is open; if it stopped early, what
+   * an element held so far is what the tree would have held. */
+  while (reader->anchors->len > 0)
+    {
+      AnchorText *anchor = g_ptr_array_steal_index (reader->anchors, reader->anchors->len - 1);
+
+      if (anchor != NULL)
+        anchor_close (reader, anchor);
+    }
+  if (reader->style_record >= 0)
+    style_close (reader);
+  return reader->started;
+}
+
+/* Emits the records through emit(), as cg_links_foreach_in_document()
+ * would emit the links of the tree. */
+static gboolean
+sax_emit (SaxReader   *reader,
+          const char  *document_url,
+          CgLinkFunc   func,
+          gpointer     user_data,
+          GError     **error)
+{
+  Walk walk = { 0 };
+
+  if (!walk_begin (&walk, document_url, reader->base_href, func, user_data, error))
+    return FALSE;
+  for (guint i = 0; i < reader->records->len && !walk_full (&walk); i++)
+    {
+      const Record *record = &g_array_index (reader->records, Record, i);
+
+      switch (record->kind)
+        {
+        case RECORD_REFERENCE:
+          emit (&walk, NULL, record->value, record->hop, record->element, record->attribute,
+                record->has_text ? record->text : NULL);
+          break;
+        case RECORD_SRCSET:
+          {
+            g_auto(GStrv) urls = cg_links_parse_srcset (record->value);
+
+            for (guint j = 0; urls[j] != NULL; j++)
+              emit (&walk, NULL, urls[j], CG_HOP_EMBED, record->element, record->attribute, NULL);
+          }
+          break;
+        case RECORD_CSS:
+          scan_css_of (&walk, NULL, record->value, record->element, record->attribute);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  walk_end (&walk);
+  return TRUE;
+}
+
+/* An extractor's parser context is made anew after this many documents,
+ * so that its dictionary of element and attribute names, which grows with
+ * every new name it meets, stays small. */
+#define MAX_PARSES_PER_CONTEXT 256
+
+struct _CgLinkExtractor
+{
+  htmlParserCtxtPtr ctxt;
+  guint             parses;
+  xmlSAXHandler     sax;
+};
+
+/**
+ * cg_link_extractor_new:
+ *
+ * Returns: (transfer full): an extractor that reuses one libxml2 parser
+ *   context for the documents it reads
+ */
+CgLinkExtractor *
+cg_link_extractor_new (void)
+{
+  CgLinkExtractor *self = g_new0 (CgLinkExtractor, 1);
+
+  xmlInitParser ();
+  sax_handler_init (&self->sax);
+  return self;
+}
+
+void
+cg_link_extractor_free (CgLinkExtractor *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->ctxt, htmlFreeParserCtxt);
+  g_free (self);
+}
+
+/**
+ * cg_link_extractor_extract_html:
+ *
+ * Does what cg_links_extract_html() does, with the extractor's parser
+ * context: setting up a context (and its dictionary) for each page was a
+ * tenth of the parser threads' work in the crawl throughput benchmark
+ * (tests/bench).
+ */
+GPtrArray *
+cg_link_extractor_extract_html (CgLinkExtractor  *self,
+                                const char       *data,
+                                gsize             length,
+                                const char       *document_url,
+                                const char       *content_type,
+                                GError          **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_link_free);
+  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (Record));
+  g_autoptr(GPtrArray) anchors = g_ptr_array_new_with_free_func ((GDestroyNotify) anchor_text_free);
+  SaxReader reader = { records, anchors, -1, NULL, NULL, FALSE, 0 };
+  Collector collector = { links, seen };
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (document_url != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (self->ctxt != NULL && self->parses >= MAX_PARSES_PER_CONTEXT)
+    g_clear_pointer (&self->ctxt, htmlFreeParserCtxt);
+  if (!check_input (data, length, document_url, TRUE, error))
+    return NULL;
+  if (length > 0)
+    {
+      if (self->ctxt == NULL)
+        {
+          self->ctxt = htmlNewParserCtxt ();
+          self->parses = 0;
+          if (self->ctxt == NULL)
+            {
+              g_set_error_literal (error, CG_LINKS_ERROR, CG_LINKS_ERROR_PARSE,
+                                   _("Could not start the HTML parser (out of memory)"));
+              return NULL;
+            }
+          memcpy (self->ctxt->sax, &self->sax, sizeof self->sax);
+        }
+      self->parses++;
+
+      ok = sax_read (self->ctxt, &reader, data, length, document_url, content_type);
+      if (!ok)
+        {
+          g_autofree char *shown = display_name (document_url);
+
+          g_array_set_clear_func (records, (GDestroyNotify) record_clear);
+          g_free (reader.base_href);
+          g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_PARSE,
+                       _("The document “%s” could not be parsed as HTML"), shown);
+          return NULL;
+        }
+    }
+  g_array_set_clear_func (records, (GDestroyNotify) record_clear);
+  ok = sax_emit (&reader, document_url, collect_cb, &collector, error);
+  g_free (reader.base_href);
+  return ok ? g_steal_pointer (&links) : NULL;
 }
 
 GPtrArray *
@@ -885,25 +1580,9 @@ cg_links_extract_html (const char   *data,
                        const char   *content_type,
                        GError      **error)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_link_free);
-  Collector collector = { links, seen };
-  htmlDocPtr doc;
-  gboolean ok;
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
 
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-  g_return_val_if_fail (document_url != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  /* The tree is only read, then freed: libxml2 may keep short texts in
-   * their nodes (HTML_PARSE_COMPACT), which saves an allocation for most
-   * text nodes of a page, a tree that could not be changed afterwards. */
-  doc = html_parse (data, length, document_url, content_type, HTML_PARSE_COMPACT, error);
-  if (doc == NULL)
-    return NULL;
-  ok = cg_links_foreach_in_document (doc, document_url, collect_cb, &collector, error);
-  xmlFreeDoc (doc);
-  return ok ? g_steal_pointer (&links) : NULL;
+  return cg_link_extractor_extract_html (extractor, data, length, document_url, content_type, error);
 }
 
 typedef struct {

@@ -113,6 +113,22 @@ GPtrArray   *cg_links_extract_html       (const char   *data,
                                           const char   *content_type,
                                           GError      **error);
 
+/* Reads the links of one page after another with one libxml2 parser
+ * context, which costs less than a context per page. An extractor is
+ * used by one thread at a time. */
+typedef struct _CgLinkExtractor CgLinkExtractor;
+
+CgLinkExtractor *cg_link_extractor_new          (void);
+void             cg_link_extractor_free         (CgLinkExtractor  *self);
+GPtrArray       *cg_link_extractor_extract_html (CgLinkExtractor  *self,
+                                                 const char       *data,
+                                                 gsize             length,
+                                                 const char       *document_url,
+                                                 const char       *content_type,
+                                                 GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgLinkExtractor, cg_link_extractor_free)
+
 /* Returns the url() references and @import targets of a stylesheet,
  * resolved against @stylesheet_url, deduplicated, all CG_HOP_EMBED with
  * element "css". Comments and strings are respected and CSS escapes

@@ -347,9 +347,12 @@ display_uri (GUri *uri)
   return display_url (string);
 }
 
+/* @out_string: (optional): the normalised URL as a string, which is
+ * worked out anyway to check its length. */
 static GUri *
 normalize_guri (GUri                 *uri,
                 CgUrlNormalizeFlags   flags,
+                char                **out_string,
                 GError              **error)
 {
   const char *scheme = g_uri_get_scheme (uri);
@@ -448,6 +451,8 @@ normalize_guri (GUri                 *uri,
       set_too_long (error, string, strlen (string));
       return NULL;
     }
+  if (out_string != NULL)
+    *out_string = g_steal_pointer (&string);
   return g_steal_pointer (&result);
 }
 
@@ -455,6 +460,7 @@ static GUri *
 parse_internal (GUri                 *base,
                 const char           *url,
                 CgUrlNormalizeFlags   flags,
+                char                **out_string,
                 GError              **error)
 {
   g_autofree char *cleaned = NULL;
@@ -487,7 +493,7 @@ parse_internal (GUri                 *base,
       return NULL;
     }
 
-  return normalize_guri (uri, flags, error);
+  return normalize_guri (uri, flags, out_string, error);
 }
 
 GUri *
@@ -498,7 +504,7 @@ cg_url_parse (const char           *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return parse_internal (NULL, url, flags, error);
+  return parse_internal (NULL, url, flags, NULL, error);
 }
 
 char *
@@ -511,8 +517,10 @@ cg_url_normalize (const char           *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_internal (NULL, url, flags, error);
-  return uri != NULL ? g_uri_to_string (uri) : NULL;
+  char *string = NULL;
+
+  uri = parse_internal (NULL, url, flags, &string, error);
+  return uri != NULL ? string : NULL;
 }
 
 char *
@@ -527,8 +535,10 @@ cg_url_resolve_uri (GUri                 *base,
   g_return_val_if_fail (reference != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_internal (base, reference, flags, error);
-  return uri != NULL ? g_uri_to_string (uri) : NULL;
+  char *string = NULL;
+
+  uri = parse_internal (base, reference, flags, &string, error);
+  return uri != NULL ? string : NULL;
 }
 
 char *
@@ -543,7 +553,7 @@ cg_url_resolve (const char           *base_url,
   g_return_val_if_fail (reference != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  base = parse_internal (NULL, base_url, CG_URL_NORMALIZE_SYNTAX, error);
+  base = parse_internal (NULL, base_url, CG_URL_NORMALIZE_SYNTAX, NULL, error);
   if (base == NULL)
     return NULL;
   return cg_url_resolve_uri (base, reference, flags, error);
@@ -617,7 +627,7 @@ cg_url_to_surt (const char  *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, error);
+  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, NULL, error);
   if (uri == NULL)
     return NULL;
 
@@ -641,7 +651,7 @@ cg_url_surt_prefix_for_url (const char  *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, error);
+  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, NULL, error);
   if (uri == NULL)
     return NULL;
 
@@ -730,7 +740,7 @@ cg_url_get_host_key (const char  *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, error);
+  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, NULL, error);
   if (uri == NULL)
     return NULL;
 
@@ -752,7 +762,7 @@ cg_url_get_host (const char  *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, error);
+  uri = parse_internal (NULL, url, CG_URL_NORMALIZE_SYNTAX, NULL, error);
   if (uri == NULL)
     return NULL;
   return g_strdup (g_uri_get_host (uri));

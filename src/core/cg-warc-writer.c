@@ -1344,7 +1344,10 @@ cg_warc_writer_write_metadata (CgWarcWriter       *self,
     {
       if (!check_value (_("outlink"), outlinks[i], TRUE, error))
         return NULL;
-      g_string_append_printf (block, "outlink: %s\r\n", outlinks[i]);
+      /* Without printf: a page has dozens of outlinks. */
+      g_string_append (block, "outlink: ");
+      g_string_append (block, outlinks[i]);
+      g_string_append (block, "\r\n");
     }
   for (guint i = 0; fields != NULL && fields[i] != NULL; i += 2)
     {

@@ -22,6 +22,7 @@
 
 #include "cg-crawler.h"
 #include "cg-project.h"
+#include "cg-test-files.h"
 
 #define N_PAGES 12
 
@@ -159,24 +160,6 @@ site_stop (Site *site)
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (dir);
-}
 
 /* How many threads of this process are named @name (Linux: the name
  * g_thread_new() gave them, in /proc/self/task/N/comm). */
@@ -376,7 +359,7 @@ test_owner_not_iterating (void)
 
   site_stop (&site);
   g_clear_object (&project);
-  remove_tree (dir);
+  cg_test_remove_tree (dir);
   g_clear_error (&reports.error);
 }
 
@@ -469,7 +452,7 @@ test_owner_thread (void)
   site_stop (&site);
   g_clear_object (&data.project);
   g_free (data.seed);
-  remove_tree (dir);
+  cg_test_remove_tree (dir);
 }
 
 int

@@ -21,6 +21,7 @@
 #include "cg-fetcher.h"
 #include "cg-frontier.h"
 #include "cg-project.h"
+#include "cg-test-files.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
 
@@ -413,24 +414,6 @@ url_for (Fixture    *f,
 /* Fixture                                                             */
 
 static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (dir);
-}
-
-static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
@@ -489,7 +472,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_pointer (&f->bomb, g_bytes_unref);
   g_bytes_unref (f->gzip_page);
   g_clear_object (&f->project);
-  remove_tree (f->dir);
+  cg_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->folder);
   g_free (f->snapshot_path);
@@ -742,9 +725,19 @@ assert_archived_once (Fixture    *f,
                       GPtrArray  *paths,
                       gboolean    with_robots)
 {
+  g_autoptr(sqlite3_stmt) check = NULL;
+  g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   const char *uri;
   Archived *archived;
+
+  /* The crawl's own connection does not check references as it writes
+   * (see set_up_run()): every one must hold all the same. */
+  check = cg_store_prepare (cg_project_get_store (f->project), "PRAGMA foreign_key_check", &error);
+  g_assert_no_error (error);
+  if (sqlite3_step (check) == SQLITE_ROW)
+    g_error ("A row of %s refers to a missing row of %s", sqlite3_column_text (check, 0),
+             sqlite3_column_text (check, 2));
 
   for (guint i = 0; i < paths->len; i++)
     {

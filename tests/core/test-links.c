@@ -7,7 +7,9 @@
 
 #include <libxml/tree.h>
 
+#include "cg-demo-site.h"
 #include "cg-links.h"
+#include "cg-url.h"
 
 #define PAGE_URL "http://www.example.org/dir/index.html"
 
@@ -527,6 +529,247 @@ test_bounds (void)
   g_string_free (long_text, TRUE);
 }
 
+/* The links of a page read from its tree, deduplicated as
+ * cg_links_extract_html() deduplicates: what the extractor read before it
+ * read pages without a tree, and must still give. */
+static void
+tree_collect_cb (const CgLink *link,
+                 xmlNodePtr    node,
+                 gpointer      user_data)
+{
+  GPtrArray *links = user_data;
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      CgLink *seen = links->pdata[i];
+
+      if (seen->hop == link->hop && g_str_equal (seen->url, link->url))
+        return;
+    }
+  g_ptr_array_add (links, cg_link_copy (link));
+}
+
+static GPtrArray *
+extract_from_tree (const char *data,
+                   gsize       length,
+                   const char *url,
+                   const char *content_type)
+{
+  g_autoptr(GError) error = NULL;
+  GPtrArray *links = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_link_free);
+  htmlDocPtr doc = cg_html_parse (data, length, url, content_type, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (cg_links_foreach_in_document (doc, url, tree_collect_cb, links, &error));
+  g_assert_no_error (error);
+  xmlFreeDoc (doc);
+  return links;
+}
+
+/* Both ways of reading @html give the same links, in the same order, with
+ * the same texts; and so does an extractor that has read other pages. */
+static void
+assert_same_as_tree (CgLinkExtractor *extractor,
+                     const char      *html,
+                     gsize            length,
+                     const char      *url,
+                     const char      *content_type)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) expected = extract_from_tree (html, length, url, content_type);
+  g_autoptr(GPtrArray) alone = cg_links_extract_html (html, length, url, content_type, &error);
+  g_autoptr(GPtrArray) reused = NULL;
+
+  g_assert_no_error (error);
+  reused = cg_link_extractor_extract_html (extractor, html, length, url, content_type, &error);
+  g_assert_no_error (error);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      GPtrArray *links = round == 0 ? alone : reused;
+
+      g_assert_cmpuint (links->len, ==, expected->len);
+      for (guint i = 0; i < links->len; i++)
+        {
+          CgLink *got = links->pdata[i];
+          CgLink *want = expected->pdata[i];
+
+          g_assert_cmpstr (got->url, ==, want->url);
+          g_assert_cmpint (got->hop, ==, want->hop);
+          g_assert_cmpstr (got->element, ==, want->element);
+          g_assert_cmpstr (got->attribute, ==, want->attribute);
+          g_assert_cmpstr (got->text, ==, want->text);
+        }
+    }
+}
+
+static void
+test_same_as_tree (void)
+{
+  static const char * const pages[] = {
+    /* Texts: nested markup, blanks between blocks (kept, as no blanks are
+     * dropped), entities, script text, comments, images' alt texts. */
+    "<a href=\"/x\"><div>a</div> <div>b</div></a><a href=\"/y\"><p>one</p>\n<p>two</p></a>",
+    "<body>\n<a href=\"/e\">caf&eacute; &amp; &#x263A; &nbsp;x</a><a href=\"/s\">a<script>var s = 1;</script>b</a>",
+    "<a href=\"/c\">x<!-- no -->y</a><a href=\"/i\"><img src=\"/i.png\" alt=\"  the   image \"></a>",
+    "<a href=\"/i2\"> <span><img src=\"/a.png\"><img src=\"/b.png\" alt=\"\"><img alt=\"third\"></span></a>",
+    "<a href=\"/n\"><b>bold</b><img alt=\"alt\"></a><a href=\"/m\"></a><area href=\"/ar\" alt=\" an area \">",
+    /* Unclosed and nested links, links without href. */
+    "<p><a href=\"/open\">open <b>bold <a href=\"/inner\">inner</a> tail</b> more",
+    "<a>no href <a href=\"/after\">after</a></a><a name=\"x\"><img alt=\"skip\"></a><a href=\"/z\">z",
+    "<table><tr><td><a href=\"/t1\">cell</td><td>next</a></td></tr></table><a href=\"/t2\">t2</a>",
+    /* A late <base>, a second one, and one without href. */
+    "<a href=\"rel.html\">r</a><base target=\"_top\"><base href=\"http://other.example/b/\">"
+    "<base href=\"http://third.example/\"><img src=\"img.png\">",
+    /* Style blocks and attributes, meta refresh, forms, srcset. */
+    "<head><style>@import url(a.css); body { background: url('/bg.png') }</style>"
+    "<meta http-equiv=\"Refresh\" content=\"0; URL='/moved'\"></head>"
+    "<body style=\"background:url(/body.png)\" background=\"/bg2.png\">"
+    "<div style=\"x: url(/div.png)\"><a href=\"/s\" style=\"y: url(/a.png)\">s</a></div>"
+    "<style media=\"print\" style=\"z: url(/self.png)\">p { q: url(/p.png) }</style>"
+    "<form action=\"/search\"><input type=\"IMAGE\" src=\"/go.png\"></form><form method=\"post\" action=\"/post\">"
+    "<img srcset=\"/a1.png 1x, /a2.png 2x\" src=\"/a0.png\"><picture><source srcset=\"/s,1.png 1x,/s2.png\"></picture>"
+    "<link rel=\"stylesheet preload\" href=\"/l.css\"><link rel=\"next\" href=\"/next\" imagesrcset=\"/ls.png 2x\">",
+    /* Every kind of reference the fast way leaves alone, and some it takes. */
+    "<a href=\"/p/./q\">1</a><a href=\"/p/../q\">2</a><a href=\"/p/.\">3</a><a href=\"/p/..\">4</a>"
+    "<a href=\"/a;jsessionid=0123456789ABCDEF0123\">5</a><a href=\"/(S(lit3py55t21z5v55vlm25s55))/x.aspx\">6</a>"
+    "<a href=\"/%7euser/%41\">7</a><a href=\"/q?x=1#f\">8</a><a href=\"//cdn.example/x\">9</a>"
+    "<a href=\"/a b\">10</a><a href=\"/caf\xc3\xa9\">11</a><a href=\"  /spaced  \">12</a><a href=\"/.hidden/..x\">13</a>"
+    "<a href=\"/a/b/c-d_e~f!$&amp;'*+,=:@g\">14</a><a href=\"/\">15</a><a href=\"\\back\\slash\">16</a>",
+    /* Odd markup: upper case, attributes without values, a doctype whose
+     * body keeps no blanks, frames. */
+    "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><HTML><BODY>\n <A HREF=\"/up\"> <I>x</I> <I>y</I> </A>"
+    "<a href>empty</a><IMG SRC=/bare.png ALT=bare><FRAMESET><FRAME SRC=\"/f.html\"></FRAMESET>",
+    /* Encodings: none declared (UTF-8, else ISO-8859-1), declared in the
+     * page, a byte order mark. */
+    "<a href=\"/caf\xc3\xa9\">caf\xc3\xa9</a>",
+    "<a href=\"/caf\xe9\">caf\xe9</a>",
+    "<meta charset=\"windows-1251\"><a href=\"/\xc1\">\xc1</a>",
+    "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-7\"><a href=\"/\xe1\">\xe1</a>",
+    "\xef\xbb\xbf<a href=\"/bom\xc3\xa9\">bom</a>",
+    "",
+    "   \n  ",
+    "<svg><a href=\"/svg\">in svg</a><style>x { y: url(/svg.png) }</style></svg><math><a href=\"/m\">m</a></math>",
+  };
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
+  const char * const fixtures[] = { "all-elements.html", "base.html", "broken.html", "frames.html", "latin1.html" };
+  g_autoptr(CgDemoSite) site = cg_demo_site_new ();
+  GString *many = g_string_new ("<body>");
+  guint checked = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    assert_same_as_tree (extractor, pages[i], strlen (pages[i]), PAGE_URL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      g_autoptr(GBytes) bytes = load_fixture (fixtures[i]);
+      gsize length;
+      const char *data = g_bytes_get_data (bytes, &length);
+
+      assert_same_as_tree (extractor, data, length, PAGE_URL, NULL);
+      assert_same_as_tree (extractor, data, length, PAGE_URL, "text/html; charset=iso-8859-1");
+    }
+
+  /* Deeper than libxml2 builds trees: it stops there, whichever way the
+   * page is read. */
+  for (guint i = 0; i < 400; i++)
+    g_string_append_printf (many, "<div><a href=\"/d%u\">d%u <b>", i, i);
+  g_string_append (many, "<a href=\"/deepest\">deepest</a>");
+  assert_same_as_tree (extractor, many->str, many->len, PAGE_URL, NULL);
+  g_string_assign (many, "<body>");
+
+  /* Past the bound on links, and with a long text. */
+  for (guint i = 0; i < CG_LINKS_MAX_PER_DOCUMENT + 10; i++)
+    g_string_append_printf (many, "<a href=\"/p%u\" style=\"b: url(/s%u.png)\">%u <i>x</i></a>", i, i, i);
+  for (guint i = 0; i < 300; i++)
+    g_string_append (many, "<a href=\"/long\">word&#x20;word \n");
+  assert_same_as_tree (extractor, many->str, many->len, PAGE_URL, NULL);
+  g_string_free (many, TRUE);
+
+  /* Every page of the demo site. */
+  for (guint i = 0; i < cg_demo_site_get_n_pages (site); i++)
+    {
+      JsonObject *page = cg_demo_site_get_page (site, i);
+      g_autofree char *path = g_strdup (json_object_get_string_member (page, "path"));
+      char *query = strchr (path, '?');
+      g_autofree char *url = NULL;
+      g_autoptr(CgDemoResponse) response = NULL;
+      const char *data;
+      gsize length;
+
+      url = g_strconcat ("http://127.0.0.1:8080", path, NULL);
+      if (query != NULL)
+        *query++ = '\0';
+      response = cg_demo_site_respond (site, "http://127.0.0.1:8080", path, query, NULL, NULL);
+      if (response->status != 200 || response->body == NULL)
+        continue;
+      data = g_bytes_get_data (response->body, &length);
+      assert_same_as_tree (extractor, data, length, url, response->content_type);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 100);
+}
+
+/* An absolute-path reference made only of plain characters is resolved
+ * without GUri; every reference must still resolve as
+ * cg_url_resolve_uri() resolves it. */
+static void
+test_resolves_as_url_module (void)
+{
+  static const char * const bases[] = {
+    PAGE_URL,
+    "HTTP://User:Pw@WWW.Example.ORG:80/dir/x.html?q=1",
+    "https://[2001:db8::1]:8443/a/b",
+    "http://example.org.:8080",
+  };
+  static const char * const references[] = {
+    "/", "/a", "/a/b/", "/a//b", "/a/./b", "/a/../b", "/a/.", "/a/..", "/.", "/..", "/.a", "/..a", "/a.",
+    "/a:b@c", "/a!$&'*+,=", "/~u", "/a;b", "/a;jsessionid=0123456789ABCDEF0123", "/(S(abc))/x",
+    "/%41", "/a%zz", "/a b", "/a?b", "/a#b", "//host/x", "/caf\xc3\xa9", "/a\\b", "/a|b", "/a^b",
+    "/a\"b", "/a<b>", "/a`b", "/a{b}", "/a\tb", "relative", "./x", "../x",
+  };
+  GString *html = g_string_new (NULL);
+
+  for (guint b = 0; b < G_N_ELEMENTS (bases); b++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GUri) base = cg_url_parse (bases[b], CG_URL_NORMALIZE_SYNTAX, &error);
+      g_autoptr(GPtrArray) links = NULL;
+
+      g_assert_no_error (error);
+      g_string_truncate (html, 0);
+      for (guint r = 0; r < G_N_ELEMENTS (references); r++)
+        {
+          g_autofree char *escaped = g_markup_escape_text (references[r], -1);
+
+          g_string_append_printf (html, "<a href=\"%s\">%u</a>", escaped, r);
+        }
+      links = cg_links_extract_html (html->str, html->len, bases[b], NULL, &error);
+      g_assert_no_error (error);
+
+      for (guint r = 0; r < G_N_ELEMENTS (references); r++)
+        {
+          g_autofree char *expected = cg_url_resolve_uri (base, references[r], CG_URL_NORMALIZE_CRAWL, NULL);
+          g_autofree char *number = g_strdup_printf ("%u", r);
+          const char *got = NULL;
+
+          for (guint i = 0; i < links->len; i++)
+            {
+              CgLink *link = links->pdata[i];
+
+              /* Two references may lead to one URL, which is listed once,
+               * with the text of the first. */
+              if (expected != NULL && g_str_equal (link->url, expected))
+                got = link->url;
+              else if (g_str_equal (link->text, number))
+                got = link->url;
+            }
+          g_test_message ("%s + %s: %s", bases[b], references[r], expected != NULL ? expected : "(none)");
+          g_assert_cmpstr (got, ==, expected);
+        }
+    }
+  g_string_free (html, TRUE);
+}
+
 static void
 test_hop_chars (void)
 {
@@ -559,6 +802,8 @@ main (int   argc,
   g_test_add_func ("/links/css", test_css);
   g_test_add_func ("/links/css/edge-cases", test_css_edge_cases);
   g_test_add_func ("/links/hop-chars", test_hop_chars);
+  g_test_add_func ("/links/html/same-as-tree", test_same_as_tree);
+  g_test_add_func ("/links/html/resolves-as-url-module", test_resolves_as_url_module);
 
   return g_test_run ();
 }

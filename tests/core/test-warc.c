@@ -14,6 +14,7 @@
 #include "cg-cdxj.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
+#include "cg-test-files.h"
 
 typedef struct {
   char *dir;
@@ -27,49 +28,10 @@ fixture_set_up (Fixture *f, gconstpointer data)
 }
 
 static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (dir);
-}
-
-static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  remove_tree (f->dir);
+  cg_test_remove_tree (f->dir);
   g_free (f->dir);
-}
-
-static GBytes *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-
-  g_file_get_contents (path, &contents, &length, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (contents, length);
-}
-
-static void
-write_file (const char *path, const void *data, gsize length)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, data, length, &error);
-  g_assert_no_error (error);
 }
 
 static int
@@ -727,7 +689,7 @@ test_repair_every_cut (Fixture *f, gconstpointer data)
   g_autoptr(GError) error = NULL;
   guint64 last_offset;
   g_autofree char *path = write_repair_sample (f->dir, 3, &last_offset, NULL);
-  g_autoptr(GBytes) original = read_file (path);
+  g_autoptr(GBytes) original = cg_test_read_file (path);
   const guint8 *bytes = g_bytes_get_data (original, NULL);
   gsize size = g_bytes_get_size (original);
   g_autofree char *cut_path = g_build_filename (f->dir, "cut.warc.gz", NULL);
@@ -742,12 +704,12 @@ test_repair_every_cut (Fixture *f, gconstpointer data)
       g_autoptr(GPtrArray) records = NULL;
       guint64 removed = G_MAXUINT64;
 
-      write_file (cut_path, bytes, cut);
+      cg_test_write_file (cut_path, bytes, cut);
       g_assert_true (cg_warc_writer_repair_file (cut_path, &removed, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (removed, ==, cut - last_offset);
 
-      repaired = read_file (cut_path);
+      repaired = cg_test_read_file (cut_path);
       g_assert_cmpmem (g_bytes_get_data (repaired, NULL), g_bytes_get_size (repaired),
                        bytes, last_offset);
       records = read_all (cut_path);
@@ -763,7 +725,7 @@ test_repair_every_cut (Fixture *f, gconstpointer data)
     g_assert_true (cg_warc_writer_repair_file (path, &removed, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (removed, ==, 0);
-    after = read_file (path);
+    after = cg_test_read_file (path);
     g_assert_true (g_bytes_equal (after, original));
   }
 }
@@ -774,7 +736,7 @@ test_repair_cuts_in_first_record (Fixture *f, gconstpointer data)
   g_autoptr(GError) error = NULL;
   guint64 last_offset;
   g_autofree char *path = write_repair_sample (f->dir, 1, &last_offset, NULL);
-  g_autoptr(GBytes) original = read_file (path);
+  g_autoptr(GBytes) original = cg_test_read_file (path);
   g_autofree char *cut_path = g_build_filename (f->dir, "cut.warc.gz", NULL);
   g_autoptr(CgWarcReader) reader = cg_warc_reader_new (path, &error);
   g_autoptr(CgWarcRecord) warcinfo = cg_warc_reader_next (reader, &error);
@@ -788,7 +750,7 @@ test_repair_cuts_in_first_record (Fixture *f, gconstpointer data)
       g_autoptr(GPtrArray) records = NULL;
       guint64 removed = 0;
 
-      write_file (cut_path, g_bytes_get_data (original, NULL), cut);
+      cg_test_write_file (cut_path, g_bytes_get_data (original, NULL), cut);
       g_assert_true (cg_warc_writer_repair_file (cut_path, &removed, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (removed, ==, cut);
@@ -803,18 +765,18 @@ test_repair_zero_tail (Fixture *f, gconstpointer data)
   g_autoptr(GError) error = NULL;
   guint64 last_offset;
   g_autofree char *path = write_repair_sample (f->dir, 2, &last_offset, NULL);
-  g_autoptr(GBytes) original = read_file (path);
+  g_autoptr(GBytes) original = cg_test_read_file (path);
   gsize size = g_bytes_get_size (original);
   g_autofree guint8 *padded = g_malloc0 (size + 4096);
   g_autoptr(GBytes) after = NULL;
   guint64 removed = 0;
 
   memcpy (padded, g_bytes_get_data (original, NULL), size);
-  write_file (path, padded, size + 4096);
+  cg_test_write_file (path, padded, size + 4096);
   g_assert_true (cg_warc_writer_repair_file (path, &removed, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (removed, ==, 4096);
-  after = read_file (path);
+  after = cg_test_read_file (path);
   g_assert_true (g_bytes_equal (after, original));
 }
 
@@ -825,7 +787,7 @@ test_repair_refuses_middle_damage (Fixture *f, gconstpointer data)
   guint64 last_offset;
   g_autoptr(GPtrArray) infos = NULL;
   g_autofree char *path = write_repair_sample (f->dir, 3, &last_offset, &infos);
-  g_autoptr(GBytes) original = read_file (path);
+  g_autoptr(GBytes) original = cg_test_read_file (path);
   gsize size = g_bytes_get_size (original);
   g_autofree guint8 *damaged = g_memdup2 (g_bytes_get_data (original, NULL), size);
   CgWarcRecordInfo *second = g_ptr_array_index (infos, 1);
@@ -834,11 +796,11 @@ test_repair_refuses_middle_damage (Fixture *f, gconstpointer data)
 
   /* Garbage over the middle of the second member: complete records follow. */
   memset (damaged + second->offset + second->length / 2, 0x55, 16);
-  write_file (path, damaged, size);
+  cg_test_write_file (path, damaged, size);
   g_assert_false (cg_warc_writer_repair_file (path, &removed, &error));
   g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_DAMAGED);
   g_assert_nonnull (strstr (error->message, path));
-  after = read_file (path);
+  after = cg_test_read_file (path);
   g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), damaged, size);
   g_clear_error (&error);
 
@@ -849,10 +811,10 @@ test_repair_refuses_middle_damage (Fixture *f, gconstpointer data)
     g_byte_array_append (spliced, g_bytes_get_data (original, NULL), second->offset + 10);
     g_byte_array_append (spliced, (const guint8 *) g_bytes_get_data (original, NULL) + second->offset + second->length,
                          size - second->offset - second->length);
-    write_file (path, spliced->data, spliced->len);
+    cg_test_write_file (path, spliced->data, spliced->len);
     g_assert_false (cg_warc_writer_repair_file (path, &removed, &error));
     g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_DAMAGED);
-    after = read_file (path);
+    after = cg_test_read_file (path);
     g_assert_cmpuint (g_bytes_get_size (after), ==, spliced->len);
   }
 }
@@ -888,10 +850,10 @@ test_recover_directory (Fixture *f, gconstpointer data)
     }
   g_assert_true (cg_warc_writer_sync (writer, &error));
   live_path = g_build_filename (f->dir, last->file_name, NULL);
-  live = read_file (live_path);
+  live = cg_test_read_file (live_path);
   g_assert_cmpint (g_mkdir (crashed_dir, 0755), ==, 0);
   copy_path = g_build_filename (crashed_dir, last->file_name, NULL);
-  write_file (copy_path, g_bytes_get_data (live, NULL), last->offset + last->length / 3);
+  cg_test_write_file (copy_path, g_bytes_get_data (live, NULL), last->offset + last->length / 3);
 
   g_assert_true (cg_warc_writer_recover (crashed_dir, "live", &removed, &error));
   g_assert_no_error (error);
@@ -953,7 +915,7 @@ test_reader_plain (Fixture *f, gconstpointer data)
   g_autoptr(GPtrArray) records = NULL;
   CgWarcRecord *second;
 
-  write_file (path, two, strlen (two));
+  cg_test_write_file (path, two, strlen (two));
   records = read_all (path);
   g_assert_cmpuint (records->len, ==, 2);
   second = g_ptr_array_index (records, 1);
@@ -984,11 +946,11 @@ test_repair_plain (Fixture *f, gconstpointer data)
       g_autoptr(GBytes) after = NULL;
       guint64 removed = 0;
 
-      write_file (path, two, cut);
+      cg_test_write_file (path, two, cut);
       g_assert_true (cg_warc_writer_repair_file (path, &removed, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (removed, ==, cut - first);
-      after = read_file (path);
+      after = cg_test_read_file (path);
       g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), plain_record, first);
     }
 }
@@ -1012,7 +974,7 @@ test_reader_continuation_lines (Fixture *f, gconstpointer data)
   g_autoptr(GPtrArray) records = NULL;
   CgWarcRecord *record;
 
-  write_file (path, text, strlen (text));
+  cg_test_write_file (path, text, strlen (text));
   records = read_all (path);
   record = g_ptr_array_index (records, 0);
   g_assert_cmpstr (cg_warc_record_get_version (record), ==, "WARC/1.0");
@@ -1044,7 +1006,7 @@ parse_foreign (const char *path, const char *http_head, const char *payload, GEr
   g_autofree char *text = foreign_response (http_head, payload);
   g_autoptr(GPtrArray) records = NULL;
 
-  write_file (path, text, strlen (text));
+  cg_test_write_file (path, text, strlen (text));
   records = read_all (path);
   g_assert_cmpuint (records->len, ==, 1);
   return cg_warc_record_parse_http (g_ptr_array_index (records, 0), error);
@@ -1096,7 +1058,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
   GError *error;
 
   /* Neither gzip nor WARC. */
-  write_file (path, "hello world\n", 12);
+  cg_test_write_file (path, "hello world\n", 12);
   error = read_all_error (path, FALSE);
   assert_error_at (error, CG_WARC_ERROR_NOT_WARC, path, "0");
   g_error_free (error);
@@ -1106,7 +1068,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
     g_autofree char *text = g_strconcat (plain_record, "garbage\r\n", plain_record, NULL);
     g_autofree char *at = g_strdup_printf ("%" G_GSIZE_FORMAT, strlen (plain_record));
 
-    write_file (path, text, strlen (text));
+    cg_test_write_file (path, text, strlen (text));
     error = read_all_error (path, FALSE);
     assert_error_at (error, CG_WARC_ERROR_BAD_HEADER, path, at);
     g_error_free (error);
@@ -1118,7 +1080,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
 
     for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
       {
-        write_file (path, plain_record, cuts[i]);
+        cg_test_write_file (path, plain_record, cuts[i]);
         error = read_all_error (path, FALSE);
         assert_error_at (error, CG_WARC_ERROR_TRUNCATED, path, "0");
         g_error_free (error);
@@ -1139,7 +1101,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
                                                                replacement, 0, NULL);
         g_autofree char *text = g_strconcat (bad_record, plain_record, NULL);
 
-        write_file (path, text, strlen (text));
+        cg_test_write_file (path, text, strlen (text));
         error = read_all_error (path, FALSE);
         assert_error_at (error, CG_WARC_ERROR_BAD_LENGTH, path, "0");
         g_error_free (error);
@@ -1158,7 +1120,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
         g_autoptr(GRegex) regex = g_regex_new (escaped, 0, 0, NULL);
         g_autofree char *text = g_regex_replace_literal (regex, plain_record, -1, 0, to[i], 0, NULL);
 
-        write_file (path, text, strlen (text));
+        cg_test_write_file (path, text, strlen (text));
         error = read_all_error (path, FALSE);
         assert_error_at (error, CG_WARC_ERROR_BAD_HEADER, path, "0");
         g_error_free (error);
@@ -1172,7 +1134,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
     for (guint i = 0; i < CG_WARC_READER_MAX_HEADER_SIZE / 10 + 10; i++)
       g_string_append (text, "0123456789");
     g_string_append (text, "\r\n\r\n");
-    write_file (path, text->str, text->len);
+    cg_test_write_file (path, text->str, text->len);
     error = read_all_error (path, FALSE);
     assert_error_at (error, CG_WARC_ERROR_BAD_HEADER, path, "0");
     g_assert_nonnull (strstr (error->message, "larger"));
@@ -1185,7 +1147,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
     g_autoptr(GRegex) regex = g_regex_new ("abc", 0, 0, NULL);
     g_autofree char *text = g_regex_replace_literal (regex, plain_record, -1, 0, "abd", 0, NULL);
 
-    write_file (path, text, strlen (text));
+    cg_test_write_file (path, text, strlen (text));
     error = read_all_error (path, FALSE);
     g_assert_no_error (error);
     error = read_all_error (path, TRUE);
@@ -1195,7 +1157,7 @@ test_reader_bad_inputs (Fixture *f, gconstpointer data)
   }
 
   /* An empty file holds no records; a missing one is an I/O error. */
-  write_file (path, "", 0);
+  cg_test_write_file (path, "", 0);
   error = read_all_error (path, TRUE);
   g_assert_no_error (error);
   g_remove (path);
@@ -1211,7 +1173,7 @@ test_reader_bad_gzip (Fixture *f, gconstpointer data)
   guint64 last_offset;
   g_autoptr(GPtrArray) infos = NULL;
   g_autofree char *path = write_repair_sample (f->dir, 2, &last_offset, &infos);
-  g_autoptr(GBytes) original = read_file (path);
+  g_autoptr(GBytes) original = cg_test_read_file (path);
   const guint8 *bytes = g_bytes_get_data (original, NULL);
   gsize size = g_bytes_get_size (original);
   g_autofree char *bad = g_build_filename (f->dir, "bad.warc.gz", NULL);
@@ -1227,7 +1189,7 @@ test_reader_bad_gzip (Fixture *f, gconstpointer data)
     g_byte_array_append (spliced, bytes, second->offset);
     g_byte_array_append (spliced, (const guint8 *) "garbage!", 8);
     g_byte_array_append (spliced, bytes + second->offset, size - second->offset);
-    write_file (bad, spliced->data, spliced->len);
+    cg_test_write_file (bad, spliced->data, spliced->len);
     read_error = read_all_error (bad, FALSE);
     assert_error_at (read_error, CG_WARC_ERROR_BAD_GZIP, bad, at);
     g_error_free (read_error);
@@ -1238,14 +1200,14 @@ test_reader_bad_gzip (Fixture *f, gconstpointer data)
     g_autofree guint8 *damaged = g_memdup2 (bytes, size);
 
     damaged[second->offset + second->length - 6] ^= 0xff;
-    write_file (bad, damaged, size);
+    cg_test_write_file (bad, damaged, size);
     read_error = read_all_error (bad, FALSE);
     assert_error_at (read_error, CG_WARC_ERROR_BAD_GZIP, bad, second_offset);
     g_error_free (read_error);
   }
 
   /* Truncated inside a member. */
-  write_file (bad, bytes, second->offset + 20);
+  cg_test_write_file (bad, bytes, second->offset + 20);
   read_error = read_all_error (bad, FALSE);
   assert_error_at (read_error, CG_WARC_ERROR_TRUNCATED, bad, second_offset);
   g_error_free (read_error);
@@ -1255,7 +1217,7 @@ test_reader_bad_gzip (Fixture *f, gconstpointer data)
     g_autoptr(GBytes) text = g_bytes_new_static ("just some text\n", 15);
     g_autoptr(GBytes) packed = gzip_bytes (text);
 
-    write_file (bad, g_bytes_get_data (packed, NULL), g_bytes_get_size (packed));
+    cg_test_write_file (bad, g_bytes_get_data (packed, NULL), g_bytes_get_size (packed));
     read_error = read_all_error (bad, FALSE);
     assert_error_at (read_error, CG_WARC_ERROR_NOT_WARC, bad, "0");
     g_error_free (read_error);
