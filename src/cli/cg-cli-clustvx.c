@@ -15,14 +15,17 @@
 /* Saved pages are read whole; a list page is at most a few megabytes. */
 #define MAX_PAGE_SIZE (64 * 1024 * 1024)
 
+/* Regions are numbered by rank from 0, the main region, as the class
+ * view and `export --region N` number them. */
 static void
 print_region (const CgClustvxRegion *region,
-              guint                  rank)
+              guint                  index)
 {
-  /* Translators: a data region: its rank, the XPath of its element, its
-   * record layout (A or B), its number of records and its score. */
+  /* Translators: a data region: its index by rank (0 is the main one),
+   * the XPath of its element, its record layout (A or B), its number of
+   * records and its score. */
   g_print (_("Region %u: %s (type %s, %u records, score %.3f)\n"),
-           rank, region->xpath, cg_clustvx_records_type_to_string (region->type),
+           index, region->xpath, cg_clustvx_records_type_to_string (region->type),
            region->records->len, region->score);
   for (guint r = 0; r < region->records->len; r++)
     {
@@ -164,7 +167,7 @@ cg_cli_clustvx (int    argc,
     {
       g_print ("%s\n", result->message);
       for (guint i = 0; i < result->regions->len && (all || i == 0); i++)
-        print_region (g_ptr_array_index (result->regions, i), i + 1);
+        print_region (g_ptr_array_index (result->regions, i), i);
     }
 
   g_clear_pointer (&result, cg_clustvx_result_free);

@@ -34,6 +34,10 @@ G_DEFINE_QUARK (cg-clustvx-error-quark, cg_clustvx_error)
  * records' are this similar (Jaccard, on column keys). */
 #define EXTEND_MIN_SIMILARITY 0.75
 
+/* A box of records (see split_type_a ()) holds them at most this many
+ * wrapper elements down. */
+#define MAX_BOX_WRAPPERS 4
+
 /* At least this share of the runs of a type-B region have the same
  * shape. */
 #define TYPE_B_MIN_SAME_SHAPE 0.6
@@ -1484,18 +1488,20 @@ child_signature (Builder    *b,
   return keys;
 }
 
-static double
-jaccard (GHashTable *a,
-         GHashTable *c)
+double
+cg_clustvx_jaccard (GHashTable *a,
+                    GHashTable *b)
 {
   GHashTableIter iter;
   gpointer key;
   guint common = 0, all;
 
+  g_return_val_if_fail (a != NULL && b != NULL, 0);
+
   g_hash_table_iter_init (&iter, a);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    common += g_hash_table_contains (c, key);
-  all = g_hash_table_size (a) + g_hash_table_size (c) - common;
+    common += g_hash_table_contains (b, key);
+  all = g_hash_table_size (a) + g_hash_table_size (b) - common;
   return all > 0 ? (double) common / all : 1;
 }
 
@@ -1619,8 +1625,8 @@ segment_type_b (Builder   *b,
               start_child = child;
             }
           else if (in_gap && !gap_filled && g_hash_table_contains (holders, GUINT_TO_POINTER (child)) &&
-                   jaccard (child_signature (b, lcp, child, signatures),
-                            child_signature (b, lcp, start_child, signatures)) < 0.5)
+                   cg_clustvx_jaccard (child_signature (b, lcp, child, signatures),
+                                       child_signature (b, lcp, start_child, signatures)) < 0.5)
             gap_filled = TRUE;
         }
       /* The last record's gap runs to the last holder. */
@@ -1973,7 +1979,7 @@ extend_type_a (Builder   *b,
           view->content_end - view->content_start < 2)
         continue;
       keys = node_attributes (b, child);
-      if (jaccard (keys, template) >= EXTEND_MIN_SIMILARITY)
+      if (cg_clustvx_jaccard (keys, template) >= EXTEND_MIN_SIMILARITY)
         {
           Span span = { child, child };
 
@@ -1986,6 +1992,149 @@ extend_type_a (Builder   *b,
   g_array_sort (spans, compare_spans);
   /* The region is now the element that holds all its records. */
   candidate->lcp = parent;
+}
+
+/* The children of @node that are records of their own, when @node is a
+ * box of several records (see split_type_a ()); NULL otherwise. */
+static GArray *
+record_parts (Builder *b,
+              guint    node,
+              guint    median_items)
+{
+  const View *box = &g_array_index (b->views, View, node);
+  const View *view = box;
+  g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint start_cluster = NO_NODE, covered = 0, container = node;
+
+  /* The records may sit a few wrappers down, below the box's heading:
+   * go down through a child that holds all the box but its heading. */
+  for (guint level = 0; level < MAX_BOX_WRAPPERS; level++)
+    {
+      guint inner = NO_NODE;
+
+      for (guint child = container + 1; child < view->end; child = g_array_index (b->views, View, child).end)
+        {
+          const View *child_view = &g_array_index (b->views, View, child);
+
+          if (!child_view->is_text &&
+              child_view->content_end - child_view->content_start + 1 >= box->content_end - box->content_start)
+            inner = child;
+        }
+      if (inner == NO_NODE)
+        break;
+      container = inner;
+      view = &g_array_index (b->views, View, container);
+    }
+  for (guint child = container + 1; child < view->end; child = g_array_index (b->views, View, child).end)
+    {
+      const View *child_view = &g_array_index (b->views, View, child);
+      guint cluster;
+
+      if (child_view->is_text || 2 * (child_view->content_end - child_view->content_start) < median_items)
+        continue;
+      /* Each part starts with the same attribute, as records do (their
+       * titles): the first item of each is of one cluster. */
+      cluster = g_array_index (b->contents, Content, child_view->content_start).cluster;
+      if (cluster == NO_NODE || (start_cluster != NO_NODE && cluster != start_cluster))
+        return NULL;
+      start_cluster = cluster;
+      g_array_append_val (parts, child);
+      covered += child_view->content_end - child_view->content_start;
+    }
+  /* Two parts or more, each of half a record's size or more, that hold
+   * all of the box but perhaps a heading: a record whose parts are its
+   * lines leaves its title out of them when the title is the shortest. */
+  if (parts->len < 2 || covered + 1 < box->content_end - box->content_start)
+    return NULL;
+  return g_steal_pointer (&parts);
+}
+
+/* A list can show some of its records grouped in a box of their own (the
+ * sponsored results at the top of job search results, in a div among the
+ * results' divs): the box is one record of the region, with the items of
+ * several and unlike the others. When a record element is unlike the
+ * records (a Jaccard similarity of its column keys and theirs below
+ * EXTEND_MIN_SIMILARITY), has more items than the median record (a box
+ * of two records, which are often shorter than the others, may have only
+ * a little more), and its children of at least half a record's size,
+ * two or more, all start with an item of one cluster (their titles) and
+ * hold all its items but one at most (a heading), those children are the
+ * records instead. The seed does not describe such boxes. */
+static void
+split_type_a (Builder *b,
+              GArray  *spans)
+{
+  g_autoptr(GArray) sizes = NULL;
+  g_autoptr(GHashTable) counts = NULL;
+  g_autoptr(GHashTable) template = NULL;
+  g_autoptr(GArray) result = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint median;
+  gboolean split = FALSE;
+
+  if (spans->len < 3)
+    return;
+  sizes = g_array_sized_new (FALSE, FALSE, sizeof (guint), spans->len);
+  counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *span = &g_array_index (spans, Span, i);
+      const View *view = &g_array_index (b->views, View, span->start);
+      guint size = view->content_end - view->content_start;
+      g_autoptr(GHashTable) keys = NULL;
+
+      if (span->start != span->last)
+        return;
+      g_array_append_val (sizes, size);
+      keys = node_attributes (b, span->start);
+      g_hash_table_iter_init (&iter, keys);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_hash_table_insert (counts, g_strdup (key),
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)) + 1));
+    }
+  g_array_sort (sizes, compare_uint);
+  median = g_array_index (sizes, guint, sizes->len / 2);
+  template = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (2 * GPOINTER_TO_UINT (value) >= spans->len)
+      g_hash_table_add (template, g_strdup (key));
+  if (median == 0 || g_hash_table_size (template) < 2)
+    return;
+
+  result = g_array_sized_new (FALSE, FALSE, sizeof (Span), spans->len);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *span = &g_array_index (spans, Span, i);
+      const View *view = &g_array_index (b->views, View, span->start);
+      g_autoptr(GArray) parts = NULL;
+
+      if (view->content_end - view->content_start > median)
+        {
+          g_autoptr(GHashTable) keys = node_attributes (b, span->start);
+
+          if (cg_clustvx_jaccard (keys, template) < EXTEND_MIN_SIMILARITY)
+            parts = record_parts (b, span->start, median);
+        }
+      if (parts == NULL)
+        {
+          g_array_append_val (result, *span);
+          continue;
+        }
+      for (guint p = 0; p < parts->len; p++)
+        {
+          Span part = { g_array_index (parts, guint, p), g_array_index (parts, guint, p) };
+
+          g_array_append_val (result, part);
+        }
+      split = TRUE;
+    }
+  if (split)
+    {
+      g_array_set_size (spans, 0);
+      g_array_append_vals (spans, result->data, result->len);
+    }
 }
 
 static const char *
@@ -2327,6 +2476,78 @@ discount_nested_regions (GPtrArray *regions)
     }
 }
 
+/* The first node of each record of @region, as a set. */
+static GHashTable *
+record_starts (CgClustvxRegion *region)
+{
+  GHashTable *starts = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < region->records->len; i++)
+    {
+      CgClustvxRecord *record = g_ptr_array_index (region->records, i);
+
+      if (record->nodes->len > 0)
+        g_hash_table_add (starts, g_ptr_array_index (record->nodes, 0));
+    }
+  return starts;
+}
+
+/* An attribute that only some records of a list have (the season and
+ * episode of the TV episodes among titles of every kind, shown in rows of
+ * one table among several) forms clusters whose longest common prefix is
+ * deeper than the list's, and so a region of its own whose records are
+ * some of the list's records, the same elements, with the records that
+ * lack the attribute left out between them. Since a record's items are
+ * every content element inside it, the list already holds all that
+ * region's items; kept, the region outranks the list, as its few records
+ * have many items each. A region whose records are all records of another
+ * region that also has records beside them (siblings of its records that
+ * it left out) is therefore dropped. A region that merely lacks a record
+ * shown apart elsewhere (a highlighted first result in a list of its own)
+ * stays: its records are all of its list's. The seed makes a region of
+ * every prefix and says nothing of regions that share records. */
+static void
+drop_record_subsets (GPtrArray *regions)
+{
+  g_autoptr(GPtrArray) starts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GArray) dropped = g_array_sized_new (FALSE, TRUE, sizeof (gboolean), regions->len);
+
+  g_array_set_size (dropped, regions->len);
+  for (guint r = 0; r < regions->len; r++)
+    g_ptr_array_add (starts, record_starts (g_ptr_array_index (regions, r)));
+  for (guint r = 0; r < regions->len; r++)
+    {
+      GHashTable *own = g_ptr_array_index (starts, r);
+      g_autoptr(GHashTable) parents = g_hash_table_new (NULL, NULL);
+      GHashTableIter iter;
+      gpointer node;
+
+      g_hash_table_iter_init (&iter, own);
+      while (g_hash_table_iter_next (&iter, &node, NULL))
+        g_hash_table_add (parents, ((xmlNodePtr) node)->parent);
+      for (guint o = 0; o < regions->len && !g_array_index (dropped, gboolean, r); o++)
+        {
+          GHashTable *others = g_ptr_array_index (starts, o);
+          gboolean all = TRUE, beside = FALSE;
+
+          if (o == r || g_array_index (dropped, gboolean, o) ||
+              g_hash_table_size (others) <= g_hash_table_size (own))
+            continue;
+          g_hash_table_iter_init (&iter, own);
+          while (all && g_hash_table_iter_next (&iter, &node, NULL))
+            all = g_hash_table_contains (others, node);
+          g_hash_table_iter_init (&iter, others);
+          while (all && !beside && g_hash_table_iter_next (&iter, &node, NULL))
+            beside = !g_hash_table_contains (own, node) &&
+                     g_hash_table_contains (parents, ((xmlNodePtr) node)->parent);
+          g_array_index (dropped, gboolean, r) = all && beside;
+        }
+    }
+  for (guint r = regions->len; r > 0; r--)
+    if (g_array_index (dropped, gboolean, r - 1))
+      g_ptr_array_remove_index (regions, r - 1);
+}
+
 static int
 compare_regions (gconstpointer a,
                  gconstpointer c)
@@ -2528,12 +2749,14 @@ cg_clustvx_extract (htmlDocPtr               doc,
           type = CG_CLUSTVX_RECORDS_TYPE_A;
           segment_type_a (&b, candidate, record_depth_type_a (&b, candidate), spans);
           extend_type_a (&b, candidate, spans);
+          split_type_a (&b, spans);
         }
       if (spans->len < options->min_records)
         continue;
       g_ptr_array_add (regions, build_region (&b, candidate, spans, type));
     }
 
+  drop_record_subsets (regions);
   discount_nested_regions (regions);
   g_ptr_array_sort (regions, compare_regions);
 

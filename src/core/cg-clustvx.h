@@ -100,6 +100,25 @@ G_BEGIN_DECLS
  *    the union of the records' two paths ("div | div/div").
  *  - A region must hold at least CgClustvxOptions.min_records records (2,
  *    the seed's definition of a list page).
+ *  - An attribute that only some records of a list show (the season and
+ *    episode of the TV episodes among titles) has clusters whose prefix
+ *    is deeper than the list's, so the seed makes it a region of its own
+ *    whose records are some of the list's records, the same elements,
+ *    and which, with many items a record, outranks the list. A region
+ *    whose records are all records of another region, which also has
+ *    records among them that it left out (siblings of its records), is
+ *    dropped: the list holds all its items. A region that only lacks a
+ *    record shown apart elsewhere keeps its place.
+ *  - Some records of a type-A list can be grouped in a box that is one
+ *    child of the region element among the records (sponsored results
+ *    above and below the others, in a markup of their own). A record
+ *    element unlike the others (column keys with a Jaccard similarity
+ *    below EXTEND_MIN_SIMILARITY to those most records have), with more
+ *    items than the median record, whose children of at least half a
+ *    record's size (two or more; below a heading, through at most four
+ *    wrapper elements) all start with an item of one cluster and hold all
+ *    its items but the heading, is split into those children, and
+ *    record_xpath is the union of the records' paths.
  *  - The area in the visual weight (the seed's DR_a) is the area the
  *    records cover, the sum of their boxes, rather than the region
  *    element's: a pager above and below a list has the list's container
@@ -190,6 +209,13 @@ const char   *cg_clustvx_item_kind_to_string  (CgClustvxItemKind kind);
  * it finds on detail pages with it, so that a column has the same kind
  * whichever of the two found it. */
 CgClustvxItemKind cg_clustvx_text_kind        (const char       *text);
+
+/* The Jaccard similarity of two sets kept as the keys of hash tables,
+ * |A ∩ B| / |A ∪ B|, with B's hash and equality deciding membership; 1
+ * when both are empty. ClustVX compares records' attribute sets with it
+ * and the wrappers compare the values columns show on different pages. */
+double        cg_clustvx_jaccard              (GHashTable       *a,
+                                               GHashTable       *b);
 
 typedef enum {
   CG_CLUSTVX_RECORDS_TYPE_A,  /* one element per record */

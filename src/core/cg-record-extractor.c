@@ -102,6 +102,41 @@ archive_read (Archive     *archive,
   return record;
 }
 
+/* The HTTP response of the record at @offset of @file, and the record
+ * in @out_record, which the message's payload lies in. @revisited says
+ * that it is the response a revisit of @url refers to, for the message. */
+static CgWarcHttpMessage *
+archive_read_http (Archive       *archive,
+                   const char    *file,
+                   gint64         offset,
+                   const char    *url,
+                   gboolean       revisited,
+                   CgWarcRecord **out_record,
+                   GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(CgWarcRecord) record = archive_read (archive, file, offset, url, error);
+  g_autoptr(CgWarcHttpMessage) http = NULL;
+  const char *reason;
+
+  if (record == NULL)
+    return NULL;
+  http = cg_warc_record_parse_http (record, &local_error);
+  if (http != NULL && !http->is_request)
+    {
+      *out_record = g_steal_pointer (&record);
+      return g_steal_pointer (&http);
+    }
+  reason = local_error != NULL ? local_error->message : _("it holds a request");
+  if (revisited)
+    g_set_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_ARCHIVE,
+                 _("The archived response that the revisit of %s refers to is bad: %s"), url, reason);
+  else
+    g_set_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_ARCHIVE,
+                 _("The archived response of %s is bad: %s"), url, reason);
+  return NULL;
+}
+
 /* The newest archived response of @url_id, parsed; NULL with @error unset
  * when the page has no archived HTML (not fetched, not HTML, an error
  * status). */
@@ -152,17 +187,9 @@ archive_load_page (Archive     *archive,
   if (file == NULL)
     return NULL;
 
-  record = archive_read (archive, file, offset, url, error);
-  if (record == NULL)
+  http = archive_read_http (archive, file, offset, url, FALSE, &record, error);
+  if (http == NULL)
     return NULL;
-  http = cg_warc_record_parse_http (record, &local_error);
-  if (http == NULL || http->is_request)
-    {
-      g_set_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_ARCHIVE,
-                   _("The archived response of %s is bad: %s"), url,
-                   local_error != NULL ? local_error->message : _("it holds a request"));
-      return NULL;
-    }
   body_from = http;
 
   /* A revisit has no payload of its own: it is the payload of the first
@@ -193,17 +220,9 @@ archive_load_page (Archive     *archive,
       original_file = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
       original_offset = sqlite3_column_int64 (stmt, 1);
       g_clear_pointer (&stmt, sqlite3_finalize);
-      original = archive_read (archive, original_file, original_offset, url, error);
-      if (original == NULL)
+      original_http = archive_read_http (archive, original_file, original_offset, url, TRUE, &original, error);
+      if (original_http == NULL)
         return NULL;
-      original_http = cg_warc_record_parse_http (original, &local_error);
-      if (original_http == NULL || original_http->is_request)
-        {
-          g_set_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_ARCHIVE,
-                       _("The archived response that the revisit of %s refers to is bad: %s"), url,
-                       local_error != NULL ? local_error->message : _("it holds a request"));
-          return NULL;
-        }
       body_from = original_http;
     }
 

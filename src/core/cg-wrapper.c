@@ -786,61 +786,58 @@ find_descendant (xmlNodePtr  node,
   return NULL;
 }
 
-/* The URL a link column gives for @node: an href attribute itself, the
- * href of the node or of its nearest enclosing link, or of the first link
- * inside it. */
+/* The URL that @node gives for a link or image column: the value of an
+ * attribute node itself; else the @attribute of @node when it is a @tag
+ * element, or with @enclosing of its nearest enclosing @tag (or area)
+ * element that has one; else that of the first @tag inside it. */
 static char *
-link_value (xmlNodePtr  node,
-            const char *base)
+url_value (xmlNodePtr  node,
+           const char *base,
+           const char *tag,
+           const char *attribute,
+           gboolean    enclosing)
 {
-  g_autofree char *href = NULL;
+  g_autofree char *url = NULL;
 
   if (node->type == XML_ATTRIBUTE_NODE)
     {
       xmlChar *value = xmlNodeGetContent (node);
 
-      href = g_strdup ((const char *) value);
+      url = g_strdup ((const char *) value);
       xmlFree (value);
     }
   else
     {
-      for (xmlNodePtr n = node; n != NULL && href == NULL; n = n->parent)
-        if (n->type == XML_ELEMENT_NODE && (node_is (n, "a") || node_is (n, "area")))
-          href = get_attribute (n, "href");
-      if (href == NULL && node->type == XML_ELEMENT_NODE)
+      for (xmlNodePtr n = node; n != NULL && url == NULL; n = enclosing ? n->parent : NULL)
+        if (n->type == XML_ELEMENT_NODE && (node_is (n, tag) || (enclosing && node_is (n, "area"))))
+          url = get_attribute (n, attribute);
+      if (url == NULL && node->type == XML_ELEMENT_NODE)
         {
-          xmlNodePtr a = find_descendant (node, "a", "href", 0);
+          xmlNodePtr inside = find_descendant (node, tag, attribute, 0);
 
-          if (a != NULL)
-            href = get_attribute (a, "href");
+          if (inside != NULL)
+            url = get_attribute (inside, attribute);
         }
     }
-  return href != NULL ? resolve_url (base, href) : NULL;
+  return url != NULL ? resolve_url (base, url) : NULL;
 }
 
+/* A link column's URL: the href of the node, of its nearest enclosing
+ * link, or of the first link inside it. */
+static char *
+link_value (xmlNodePtr  node,
+            const char *base)
+{
+  return url_value (node, base, "a", "href", TRUE);
+}
+
+/* An image column's URL: the src of the image, or of the first image
+ * inside the node. */
 static char *
 image_value (xmlNodePtr  node,
              const char *base)
 {
-  g_autofree char *src = NULL;
-
-  if (node->type == XML_ATTRIBUTE_NODE)
-    {
-      xmlChar *value = xmlNodeGetContent (node);
-
-      src = g_strdup ((const char *) value);
-      xmlFree (value);
-    }
-  else if (node_is (node, "img"))
-    src = get_attribute (node, "src");
-  else if (node->type == XML_ELEMENT_NODE)
-    {
-      xmlNodePtr img = find_descendant (node, "img", "src", 0);
-
-      if (img != NULL)
-        src = get_attribute (img, "src");
-    }
-  return src != NULL ? resolve_url (base, src) : NULL;
+  return url_value (node, base, "img", "src", FALSE);
 }
 
 /* --- Applying ------------------------------------------------------------ */
@@ -1213,7 +1210,9 @@ column_from_json (JsonNode    *node,
                   guint        column_index,
                   GError     **error)
 {
-  g_autofree char *where = g_strdup_printf (_("column %u of region %u"), column_index + 1, region_index + 1);
+  /* Regions are numbered from 0 (the main one), as the class view and
+   * `export --region N` number them; columns from 1, as the view does. */
+  g_autofree char *where = g_strdup_printf (_("column %u of region %u"), column_index + 1, region_index);
   JsonObject *object;
   const char *name, *xpath, *kind_name, *label, *value_name;
   CgClustvxItemKind kind;
@@ -1279,7 +1278,8 @@ region_from_json (JsonNode    *node,
                   guint        region_index,
                   GError     **error)
 {
-  g_autofree char *where = g_strdup_printf (_("region %u"), region_index + 1);
+  /* From 0, the main region, as everywhere regions are named. */
+  g_autofree char *where = g_strdup_printf (_("region %u"), region_index);
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
   Region *region;
   JsonObject *object;
@@ -2152,21 +2152,6 @@ string_set (GPtrArray *values)
   return set;
 }
 
-static double
-set_overlap (GHashTable *a,
-             GHashTable *b)
-{
-  GHashTableIter iter;
-  gpointer key;
-  guint common = 0, total;
-
-  g_hash_table_iter_init (&iter, a);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    common += g_hash_table_contains (b, key);
-  total = g_hash_table_size (a) + g_hash_table_size (b) - common;
-  return total > 0 ? (double) common / total : 1;
-}
-
 /* The label a text starts with ("Pages: 96" → "Pages"), or NULL. */
 static char *
 text_label (const char *text)
@@ -2234,7 +2219,7 @@ is_label_column (GPtrArray *per_page)
   for (guint i = 0; i < sets->len; i++)
     for (guint j = i + 1; j < sets->len; j++)
       {
-        overlap += set_overlap (g_ptr_array_index (sets, i), g_ptr_array_index (sets, j));
+        overlap += cg_clustvx_jaccard (g_ptr_array_index (sets, i), g_ptr_array_index (sets, j));
         pairs++;
       }
   return pages_with_two >= 2 && pairs > 0 && overlap / pairs >= MIN_LABEL_SET_OVERLAP &&
@@ -3258,16 +3243,23 @@ group_mean_records (Group *group)
   return (double) records / MAX (group->members->len, 1);
 }
 
+/* Ranks the recurring regions of a class, the main one first. A group's
+ * score is the sum over the sample pages of its region's score on that
+ * page (its visual weight relative to the page's heaviest region), which
+ * orders the groups as their mean over all the sample pages does, a page
+ * without the region counting 0. That is meant: the wrapper is applied to
+ * every page of the class, so a region counts for the pages it is on. A
+ * mean over only the pages that have the region would let a box shown on
+ * half of them (a featured block that outweighs the list where it is)
+ * outrank the list that is on every page. */
 static int
 compare_groups_cb (gconstpointer a,
                    gconstpointer b)
 {
   const Group *ga = *(Group * const *) a;
   const Group *gb = *(Group * const *) b;
-  double sa = ga->score / MAX (ga->members->len, 1) * ga->members->len;
-  double sb = gb->score / MAX (gb->members->len, 1) * gb->members->len;
 
-  return sa > sb ? -1 : sa < sb ? 1 : 0;
+  return ga->score > gb->score ? -1 : ga->score < gb->score ? 1 : 0;
 }
 
 CgWrapper *
@@ -3291,6 +3283,7 @@ cg_wrapper_learn_full (const char              *class_name,
   g_autoptr(GPtrArray) groups = NULL;
   g_autoptr(GPtrArray) fields = NULL;
   g_autoptr(CgWrapper) self = NULL;
+  Group *best;
   Page *pages = NULL;
   guint n_pages, need;
   guint list_items = 0, detail_items = 0;
@@ -3368,25 +3361,25 @@ cg_wrapper_learn_full (const char              *class_name,
                group->role, group->varying_items, group->score);
       if (group->members->len < need || group->role != GROUP_DATA)
         g_ptr_array_remove_index (groups, g - 1);
-      else
-        list_items = MAX (list_items, group->varying_items);
     }
   g_ptr_array_sort (groups, compare_groups_cb);
+
+  /* The main list is the top-ranked region, region 0 of a list wrapper:
+   * the decision below and the claims of fields weigh that region, not
+   * the one with the most items, which can be a long list of facets or
+   * tags beside the results, of one or two items a record. */
+  best = groups->len > 0 ? g_ptr_array_index (groups, 0) : NULL;
+  if (best != NULL)
+    {
+      list_items = best->varying_items;
+      list_record_items = best->varying_items / MAX (group_mean_records (best) * best->members->len, 1);
+    }
 
   /* Detail fields, outside the main list and the other lists: smaller
    * regions of a detail page (two spans of a rating, the paragraphs of a
    * description) are fields of its record. */
   if (n_pages >= 2)
     {
-      Group *best = NULL;
-
-      for (guint g = 0; g < groups->len; g++)
-        {
-          Group *group = g_ptr_array_index (groups, g);
-
-          if (best == NULL || group->varying_items > best->varying_items)
-            best = group;
-        }
       for (guint g = 0; g < groups->len; g++)
         {
           Group *group = g_ptr_array_index (groups, g);
@@ -3415,20 +3408,10 @@ cg_wrapper_learn_full (const char              *class_name,
         detail_items += ((Field *) g_ptr_array_index (fields, f))->units->len;
     }
 
-  for (guint g = 0; g < groups->len; g++)
-    {
-      Group *group = g_ptr_array_index (groups, g);
-
-      if (group->varying_items == list_items)
-        {
-          list_record_items = group->varying_items / MAX (group_mean_records (group) * group->members->len, 1);
-          break;
-        }
-    }
   page_fields = (double) detail_items / n_pages;
-  g_debug ("Class %s: %u list items in the best region (%.1f a record), %u detail items in %u fields (%.1f a page)",
+  g_debug ("Class %s: %u list items in the main region (%.1f a record), %u detail items in %u fields (%.1f a page)",
            class_name, list_items, list_record_items, detail_items, fields != NULL ? fields->len : 0, page_fields);
-  /* List or detail, from the data: a list when its best recurring region
+  /* List or detail, from the data: a list when its main recurring region
    * holds more varying items than the page's varying fields outside it,
    * unless the page's own record is much richer than the list's records:
    * a product page with a long list of related products shows them

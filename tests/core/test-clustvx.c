@@ -727,6 +727,20 @@ test_sections (void)
   g_assert_cmpfloat (sections->visual_weight, <, products->visual_weight);
 }
 
+/* A page of search results in sections, titles then names, each a table:
+ * the start up to the first title row, and the end from the last. */
+#define TITLES_START \
+  "<html><body><div id=\"results\">" \
+  "<div class=\"section\"><h3>Titles</h3><table>" \
+  "<tr><td><img src=\"/t1.jpg\" alt=\"Poster\"></td><td><a href=\"/t/1\">Magic Art</a> (1932)</td></tr>"
+#define TITLES_END_AND_NAMES \
+  "</table><div class=\"more\"><a href=\"/find?s=tt\">More title matches</a></div></div>" \
+  "<div class=\"section\"><h3>Names</h3><table>" \
+  "<tr><td><img src=\"/n1.jpg\" alt=\"Poster\"></td><td><a href=\"/n/1\">Arts Magic</a> (Director)</td></tr>" \
+  "<tr><td><img src=\"/n2.jpg\" alt=\"Poster\"></td><td><a href=\"/n/2\">Art Magic</a> (Actor)</td></tr>" \
+  "</table><div class=\"more\"><a href=\"/find?s=nm\">More name matches</a></div></div>" \
+  "</div></body></html>"
+
 /* Sections whose lists have the same rows (titles, then names): the row
  * clusters span the sections, and the records are the rows of both
  * tables, not the sections. */
@@ -734,17 +748,10 @@ static void
 test_sections_spanning (void)
 {
   g_autoptr(xmlDoc) doc = parse (
-    "<html><body><div id=\"results\">"
-    "<div class=\"section\"><h3>Titles</h3><table>"
-    "<tr><td><img src=\"/t1.jpg\" alt=\"Poster\"></td><td><a href=\"/t/1\">Magic Art</a> (1932)</td></tr>"
+    TITLES_START
     "<tr><td><img src=\"/t2.jpg\" alt=\"Poster\"></td><td><a href=\"/t/2\">The Art of Magic</a> (1998)</td></tr>"
     "<tr><td><img src=\"/t3.jpg\" alt=\"Poster\"></td><td><a href=\"/t/3\">Magicarena</a> (2015)</td></tr>"
-    "</table><div class=\"more\"><a href=\"/find?s=tt\">More title matches</a></div></div>"
-    "<div class=\"section\"><h3>Names</h3><table>"
-    "<tr><td><img src=\"/n1.jpg\" alt=\"Poster\"></td><td><a href=\"/n/1\">Arts Magic</a> (Director)</td></tr>"
-    "<tr><td><img src=\"/n2.jpg\" alt=\"Poster\"></td><td><a href=\"/n/2\">Art Magic</a> (Actor)</td></tr>"
-    "</table><div class=\"more\"><a href=\"/find?s=nm\">More name matches</a></div></div>"
-    "</div></body></html>");
+    TITLES_END_AND_NAMES);
   g_autoptr(CgClustvxResult) result = extract (doc, NULL);
   CgClustvxRegion *region = region_at (result, 0);
 
@@ -753,6 +760,89 @@ test_sections_spanning (void)
   assert_record (region, 0, "Poster | Magic Art | (1932)");
   assert_record (region, 3, "Poster | Arts Magic | (Director)");
   assert_record (region, 4, "Poster | Art Magic | (Actor)");
+}
+
+/* The same sections, where some title rows also show an episode's season,
+ * number and series: those items form clusters of the titles table only,
+ * a region whose records are those rows. The rows are already records of
+ * the list that spans the sections, with all their items; the smaller
+ * region, which would outrank the list with its many items a record, is
+ * dropped, and the list is the main region. */
+static void
+test_optional_attribute_rows (void)
+{
+  g_autoptr(xmlDoc) doc = parse (
+    TITLES_START
+    "<tr><td><img src=\"/t2.jpg\" alt=\"Poster\"></td><td><a href=\"/t/2\">The Magic Arrow</a> (TV Episode)"
+    "<div class=\"episode\"><span>Season 1</span><span>Episode 11</span><a href=\"/t/20\">Robin Hood</a>"
+    "<span>(2014) (TV Series)</span></div></td></tr>"
+    "<tr><td><img src=\"/t3.jpg\" alt=\"Poster\"></td><td><a href=\"/t/3\">Magicarena</a> (2015)</td></tr>"
+    "<tr><td><img src=\"/t4.jpg\" alt=\"Poster\"></td><td><a href=\"/t/4\">Documagicary</a> (TV Episode)"
+    "<div class=\"episode\"><span>Season 1</span><span>Episode 19</span><a href=\"/t/21\">Sabrina</a>"
+    "<span>(1999) (TV Series)</span></div></td></tr>"
+    TITLES_END_AND_NAMES);
+  g_autoptr(CgClustvxResult) result = extract (doc, NULL);
+  CgClustvxRegion *region = region_at (result, 0);
+
+  g_assert_cmpstr (region->xpath, ==, "/html[1]/body[1]/div[1]");
+  g_assert_cmpuint (region->records->len, ==, 6);
+  assert_record (region, 0, "Poster | Magic Art | (1932)");
+  assert_record (region, 1, "Poster | The Magic Arrow | (TV Episode) | Season 1 | Episode 11 | Robin Hood | (2014) (TV Series)");
+  assert_record (region, 5, "Poster | Art Magic | (Actor)");
+  /* No other region is made of some of those rows. */
+  for (guint r = 1; r < result->regions->len; r++)
+    {
+      CgClustvxRegion *other = region_at (result, r);
+
+      for (guint i = 0; i < other->records->len; i++)
+        for (guint j = 0; j < region->records->len; j++)
+          g_assert_false (g_ptr_array_index (record_at (other, i)->nodes, 0) ==
+                          g_ptr_array_index (record_at (region, j)->nodes, 0));
+    }
+}
+
+/* Job search results with the sponsored results grouped in a box above
+ * and below the others, in a markup of their own (the title a link of
+ * its own, no heading): each box is a child of the results' element
+ * like a result, but holds two or three results, below a heading and two
+ * wrappers. The boxes' rows are the records, in page order; the headings
+ * are no records. */
+static void
+test_grouped_records (void)
+{
+  GString *html = g_string_new ("<html><body><div id=\"jobs\">");
+  g_autoptr(xmlDoc) doc = NULL;
+  g_autoptr(CgClustvxResult) result = NULL;
+  CgClustvxRegion *region;
+
+  g_string_append (html, "<div class=\"sponsored\"><h4>Jobs from our partners</h4><div><div>");
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
+                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
+                            i, i, i);
+  g_string_append (html, "</div></div></div>");
+  for (guint i = 0; i < 6; i++)
+    g_string_append_printf (html, "<div class=\"row\"><h2><a href=\"/job/%u\">Job %u</a></h2>"
+                            "<span>Company %u</span><address>Calgary</address><p>Summary of job %u</p>"
+                            "<time>%u days ago</time></div>", i, i, i, i, i + 1);
+  g_string_append (html, "<div class=\"sponsored\"><h4>More jobs from our partners</h4><div><div>");
+  for (guint i = 3; i < 5; i++)
+    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
+                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
+                            i, i, i);
+  g_string_append (html, "</div></div></div></div></body></html>");
+  doc = parse (html->str);
+  g_string_free (html, TRUE);
+  result = extract (doc, NULL);
+  region = region_at (result, 0);
+
+  g_assert_cmpstr (region->xpath, ==, "/html[1]/body[1]/div[1]");
+  g_assert_cmpuint (region->records->len, ==, 11);
+  assert_record (region, 0, "Sponsored job 0 | Agency 0 | Edmonton | Sponsored");
+  assert_record (region, 2, "Sponsored job 2 | Agency 2 | Edmonton | Sponsored");
+  assert_record (region, 3, "Job 0 | Company 0 | Calgary | Summary of job 0 | 1 days ago");
+  assert_record (region, 10, "Sponsored job 4 | Agency 4 | Edmonton | Sponsored");
+  g_assert_cmpstr (region->record_xpath, ==, "div/div/div/div | div");
 }
 
 /* A declarative shadow root is shown; any other template is not. */
@@ -1122,6 +1212,40 @@ test_demo_site (void)
   g_assert_cmpfloat (total.precision, >=, 0.99);
 }
 
+static GHashTable *
+string_set (const char * const *strings)
+{
+  GHashTable *set = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; strings[i] != NULL; i++)
+    g_hash_table_add (set, (gpointer) strings[i]);
+  return set;
+}
+
+/* The one set similarity that ClustVX and the wrappers share. */
+static void
+test_jaccard (void)
+{
+  static const char * const price_title[] = { "h3/a||1", "span||1", NULL };
+  static const char * const price_title_image[] = { "span||1", "img||1", "h3/a||1", NULL };
+  static const char * const author[] = { "p||1", NULL };
+  static const char * const none[] = { NULL };
+  g_autoptr(GHashTable) a = string_set (price_title);
+  g_autoptr(GHashTable) b = string_set (price_title_image);
+  g_autoptr(GHashTable) c = string_set (author);
+  g_autoptr(GHashTable) empty = string_set (none);
+  g_autoptr(GHashTable) empty_too = string_set (none);
+
+  /* 2 shared of 3 in all, whichever comes first. */
+  g_assert_cmpfloat_with_epsilon (cg_clustvx_jaccard (a, b), 2.0 / 3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cg_clustvx_jaccard (b, a), 2.0 / 3.0, 1e-9);
+  g_assert_cmpfloat (cg_clustvx_jaccard (a, a), ==, 1.0);
+  g_assert_cmpfloat (cg_clustvx_jaccard (a, c), ==, 0.0);
+  g_assert_cmpfloat (cg_clustvx_jaccard (a, empty), ==, 0.0);
+  /* Two empty sets are the same set. */
+  g_assert_cmpfloat (cg_clustvx_jaccard (empty, empty_too), ==, 1.0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1145,6 +1269,8 @@ main (int    argc,
   g_test_add_func ("/clustvx/ranking", test_ranking);
   g_test_add_func ("/clustvx/sections", test_sections);
   g_test_add_func ("/clustvx/sections-spanning", test_sections_spanning);
+  g_test_add_func ("/clustvx/optional-attribute-rows", test_optional_attribute_rows);
+  g_test_add_func ("/clustvx/grouped-records", test_grouped_records);
   g_test_add_func ("/clustvx/xpaths-on-plain-dom", test_xpaths_on_plain_dom);
   g_test_add_func ("/clustvx/no-repetition", test_no_repetition);
   g_test_add_func ("/clustvx/one-record", test_one_record);
@@ -1154,6 +1280,7 @@ main (int    argc,
   g_test_add_func ("/clustvx/huge-table", test_huge_table);
   g_test_add_func ("/clustvx/json", test_json);
   g_test_add_func ("/clustvx/demo-site", test_demo_site);
+  g_test_add_func ("/clustvx/jaccard", test_jaccard);
 
   return g_test_run ();
 }

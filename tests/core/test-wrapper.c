@@ -570,6 +570,206 @@ test_same_text_as_clustvx (void)
   xmlFreeDoc (doc);
 }
 
+/* ---- which recurring region is the main one ------------------------------- */
+
+static const char * const words[] = {
+  "Winter", "Summer", "Autumn", "Spring", "River", "Stone", "Harbour", "Forest", "Lantern", "Meadow",
+  "Silver", "Copper", "Northern", "Quiet", "Hidden", "Broken", "Golden", "Distant", "Salt", "Ember",
+};
+
+/* A made-up but stable word for (@page, @n). */
+static const char *
+word (guint page,
+      guint n)
+{
+  return words[(page * 7 + n * 3 + n / G_N_ELEMENTS (words)) % G_N_ELEMENTS (words)];
+}
+
+static GPtrArray *
+parse_pages (GPtrArray  *htmls,
+             GPtrArray **out_urls)
+{
+  GPtrArray *docs = g_ptr_array_new_with_free_func (free_doc);
+
+  *out_urls = g_ptr_array_new_with_free_func (g_free);
+  for (guint p = 0; p < htmls->len; p++)
+    {
+      const char *html = g_ptr_array_index (htmls, p);
+      g_autoptr(GError) error = NULL;
+      char *url = g_strdup_printf ("http://127.0.0.1/page/%u", p);
+      htmlDocPtr doc = cg_html_parse (html, strlen (html), url, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (doc);
+      g_ptr_array_add (docs, doc);
+      g_ptr_array_add (*out_urls, url);
+    }
+  return docs;
+}
+
+static void
+assert_node_id (xmlNodePtr  node,
+                const char *id)
+{
+  xmlChar *value = xmlGetProp (node, (const xmlChar *) "id");
+
+  g_assert_cmpstr ((const char *) value, ==, id);
+  xmlFree (value);
+}
+
+/* How many of the records that the wrapper gives on @doc are of its
+ * region @region_index. */
+static guint
+count_region_records (CgWrapper  *wrapper,
+                      htmlDocPtr  doc,
+                      const char *url,
+                      guint       region_index)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = cg_wrapper_apply (wrapper, doc, url, &error);
+  g_autoptr(GPtrArray) region_nodes = cg_dom_xpath_eval (doc, NULL, cg_wrapper_get_region_xpath (wrapper, region_index), NULL);
+  g_autofree char *region = NULL;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  if (region_nodes == NULL || region_nodes->len == 0)
+    return 0;
+  region = cg_dom_node_xpath (g_ptr_array_index (region_nodes, 0));
+  for (guint i = 0; i < records->len; i++)
+    n += g_strcmp0 (((CgRecord *) g_ptr_array_index (records, i))->region, region) == 0;
+  return n;
+}
+
+typedef void (*PageBodyFunc) (GString *html,
+                              guint    page);
+
+/* Learns a wrapper of @klass on four pages of a made-up shop, whose main
+ * element @body writes, and checks that it is a list wrapper whose main
+ * region, region 0, is the element with the id @list_id and gives
+ * @n_records records on every page. */
+static CgWrapper *
+assert_main_list (const char   *klass,
+                  PageBodyFunc  body,
+                  const char   *list_id,
+                  guint         n_records)
+{
+  g_autoptr(GPtrArray) htmls = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) urls = NULL;
+  g_autoptr(GPtrArray) docs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWrapper) wrapper = NULL;
+  g_autoptr(GPtrArray) list_nodes = NULL;
+
+  for (guint p = 0; p < 4; p++)
+    {
+      GString *html = g_string_new (NULL);
+
+      g_string_append_printf (html, "<!DOCTYPE html><html><head><title>%s</title></head><body>"
+                              "<header><a href=\"/\">Bookshop</a></header>", klass);
+      body (html, p);
+      g_string_append (html, "<footer><p>Contact</p></footer></body></html>");
+      g_ptr_array_add (htmls, g_string_free (html, FALSE));
+    }
+  docs = parse_pages (htmls, &urls);
+  wrapper = cg_wrapper_learn (klass, docs, urls, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (wrapper);
+  g_assert_cmpint (cg_wrapper_get_kind (wrapper), ==, CG_WRAPPER_LIST);
+  list_nodes = cg_dom_xpath_eval (g_ptr_array_index (docs, 0), NULL, cg_wrapper_get_region_xpath (wrapper, 0), NULL);
+  g_assert_nonnull (list_nodes);
+  g_assert_cmpuint (list_nodes->len, ==, 1);
+  assert_node_id (g_ptr_array_index (list_nodes, 0), list_id);
+  for (guint p = 0; p < docs->len; p++)
+    g_assert_cmpuint (count_region_records (wrapper, g_ptr_array_index (docs, p), g_ptr_array_index (urls, p), 0),
+                      ==, n_records);
+  return g_steal_pointer (&wrapper);
+}
+
+/* A category page: a list of six books, and on the first two pages a
+ * featured box above it, three records with large images and long
+ * blurbs. */
+static void
+featured_page (GString *html,
+               guint    p)
+{
+  g_string_append (html, "<main>");
+  if (p < 2)
+    {
+      g_string_append (html, "<section id=\"featured\"><h2>Featured</h2>");
+      for (guint r = 0; r < 3; r++)
+        {
+          g_string_append_printf (html, "<article><img src=\"/big/%u-%u.jpg\" alt=\"%s %s\">"
+                                  "<h3><a href=\"/featured/%u-%u\">The %s %s of %s</a></h3><p>", p, r,
+                                  word (p, r), word (p, r + 1), p, r, word (p, r + 2), word (p, r + 3),
+                                  word (p, r + 4));
+          for (guint w = 0; w < 40; w++)
+            g_string_append_printf (html, "%s ", word (p + r, w));
+          g_string_append (html, "</p></article>");
+        }
+      g_string_append (html, "</section>");
+    }
+  g_string_append (html, "<h1>Books</h1><ul id=\"books\">");
+  for (guint r = 0; r < 6; r++)
+    g_string_append_printf (html, "<li><a href=\"/book/%u-%u\">%s %s</a><span class=\"author\">%s Smith</span>"
+                            "<span class=\"price\">£%u.99</span></li>",
+                            p, r, word (p, r + 5), word (p, r + 6), word (p, r + 7), 5 + (p * 6 + r) % 20);
+  g_string_append (html, "</ul></main>");
+}
+
+/* Category pages whose list is on every page, and on two of the four a
+ * featured box that outweighs the list there. The list is the class's
+ * main region: its weight over the sample pages, a page without the
+ * region counting nothing, is the larger. A mean over only the pages
+ * that have each region would put the box first, from two pages of
+ * four. */
+static void
+test_main_region_recurs (void)
+{
+  g_autoptr(CgWrapper) wrapper = assert_main_list ("category", featured_page, "books", 6);
+
+  g_assert_cmpuint (cg_wrapper_get_n_regions (wrapper), >=, 2);
+}
+
+/* A search result page: a few facts of the search (the query, the number
+ * of results, a suggestion, the page), a long facet list (forty authors,
+ * one link each) and eight results. */
+static void
+facets_page (GString *html,
+             guint    p)
+{
+  g_string_append_printf (html, "<div id=\"summary\"><h1>Results for “%s”</h1><p>%u books found</p>"
+                          "<a href=\"/search?q=%s+%s\">Did you mean %s %s?</a><span>Page 1 of %u</span></div>",
+                          word (p, 0), 40 + p * 13, word (p, 0), word (p, 1), word (p, 0), word (p, 1), 5 + p);
+  g_string_append (html, "<aside><h2>Authors</h2><ul id=\"facets\">");
+  for (guint r = 0; r < 40; r++)
+    g_string_append_printf (html, "<li><a href=\"/search?author=%u-%u\">%s %s (%u)</a></li>",
+                            p, r, word (p, r), word (p + 1, r + 11), 1 + (p + r) % 9);
+  g_string_append (html, "</ul></aside><main><ol id=\"results\">");
+  for (guint r = 0; r < 8; r++)
+    {
+      g_string_append_printf (html, "<li><img src=\"/cover/%u-%u.jpg\" alt=\"Cover\"><h3><a href=\"/book/%u-%u\">%s %s</a></h3>"
+                              "<p>", p, r, p, r, word (p, r + 3), word (p, r + 4));
+      for (guint w = 0; w < 25; w++)
+        g_string_append_printf (html, "%s ", word (p + w, r));
+      g_string_append_printf (html, "</p><span class=\"price\">£%u.50</span></li>", 3 + (p * 8 + r) % 30);
+    }
+  g_string_append (html, "</ol></main>");
+}
+
+/* Search result pages with a long facet list beside the results. The
+ * facets hold more items than the results, but the results are the main
+ * region; the list-or-detail decision weighs the main region's records
+ * against the page's own fields: three varying items a result against
+ * four facts is a list, where the facets' one item a record would make
+ * it a detail page. */
+static void
+test_list_with_facets (void)
+{
+  g_autoptr(CgWrapper) wrapper = assert_main_list ("search", facets_page, "results", 8);
+
+  g_assert_cmpuint (cg_wrapper_get_n_regions (wrapper), >=, 1);
+}
+
 static void
 assert_json_fails (const char *json,
                    int         code,
@@ -609,13 +809,19 @@ test_bad_json (void)
   assert_json_fails ("{\"kind\": \"list\", \"regions\": [{\"xpath\": \"/html\", \"record\": \"li\", \"type\": \"C\", "
                      "\"columns\": [{\"name\": \"a\", \"xpath\": \"b\"}]}]}",
                      CG_WRAPPER_ERROR_INVALID_JSON, "“C”");
-  /* Bad XPaths: one that does not compile, one that gives a number. */
+  /* Bad XPaths: one that does not compile, one that gives a number. The
+   * messages number regions from 0, the main region, as the class view
+   * and `export --region N` do, and columns from 1, as the view does. */
   assert_json_fails ("{\"kind\": \"list\", \"regions\": [{\"xpath\": \"/html[\", \"record\": \"li\", \"columns\": "
                      "[{\"name\": \"a\", \"xpath\": \"b\"}]}]}",
-                     CG_WRAPPER_ERROR_INVALID_XPATH, "region 1");
+                     CG_WRAPPER_ERROR_INVALID_XPATH, "The wrapper’s region 0 has a bad XPath");
+  assert_json_fails ("{\"kind\": \"list\", \"regions\": [{\"xpath\": \"/html\", \"record\": \"li\", \"columns\": "
+                     "[{\"name\": \"a\", \"xpath\": \"b\"}]}, {\"xpath\": \"/html\", \"record\": \"li[\", "
+                     "\"columns\": [{\"name\": \"a\", \"xpath\": \"b\"}]}]}",
+                     CG_WRAPPER_ERROR_INVALID_XPATH, "The wrapper’s region 1 has a bad XPath");
   assert_json_fails ("{\"kind\": \"detail\", \"regions\": [{\"xpath\": \"/html\", \"record\": \".\", \"columns\": "
                      "[{\"name\": \"a\", \"xpath\": \"b\"}, {\"name\": \"n\", \"xpath\": \"count(//a)\"}]}]}",
-                     CG_WRAPPER_ERROR_INVALID_XPATH, "column 2 of region 1");
+                     CG_WRAPPER_ERROR_INVALID_XPATH, "The wrapper’s column 2 of region 0 has a bad XPath");
   huge = g_strnfill (CG_WRAPPER_MAX_JSON_SIZE + 1, ' ');
   assert_json_fails (huge, CG_WRAPPER_ERROR_INVALID_JSON, "larger");
 }
@@ -730,6 +936,8 @@ main (int argc, char *argv[])
   g_test_add_data_func ("/wrapper/list/search", CG_DEMO_CLASS_SEARCH, test_list_class);
   g_test_add_func ("/wrapper/detail/book", test_detail_class);
   g_test_add_func ("/wrapper/detail/labels", test_labels);
+  g_test_add_func ("/wrapper/main-region/recurs", test_main_region_recurs);
+  g_test_add_func ("/wrapper/main-region/list-with-facets", test_list_with_facets);
   g_test_add_func ("/wrapper/json/round-trip", test_json_round_trip);
   g_test_add_func ("/wrapper/apply/tables", test_tables);
   g_test_add_func ("/wrapper/json/bad", test_bad_json);
