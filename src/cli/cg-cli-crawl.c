@@ -7,30 +7,20 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 
 #include "cg-cli.h"
 #include "cg-cli-fetch-options.h"
+#include "cg-cli-run.h"
 #include "cg-crawl-report.h"
 #include "cg-crawler.h"
 
-/* Without a terminal, progress is one plain line this often. */
-#define PLAIN_PROGRESS_INTERVAL_US (5 * G_USEC_PER_SEC)
-
 typedef struct {
-  GMainLoop  *loop;
+  CgCliRun    run;
   CgCrawler  *crawler;
-  gboolean    terminal;
-  gboolean    quiet;
-  gint64      last_plain_line;
-  guint       interrupts;
-  CgCrawlEnd  end;
-  GError     *error;
 } CrawlCli;
 
 static gboolean
@@ -60,6 +50,18 @@ parse_size (const char *text,
   return TRUE;
 }
 
+/* Sets *@out_size from the text of a size option, if it was given;
+ * prints the usage error when it is not a size. */
+static gboolean
+take_size_option (const char *text,
+                  guint64    *out_size)
+{
+  if (text == NULL || parse_size (text, out_size))
+    return TRUE;
+  cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), text);
+  return FALSE;
+}
+
 static void
 progress_cb (CgCrawler          *crawler,
              const CgCrawlStats *stats,
@@ -67,25 +69,21 @@ progress_cb (CgCrawler          *crawler,
 {
   g_autofree char *bytes = g_format_size (stats->bytes);
   g_autofree char *line = NULL;
-  gint64 now = g_get_monotonic_time ();
 
-  if (cli->quiet)
+  if (cli->run.quiet)
     return;
   line = g_strdup_printf (_("%" PRIu64 " done, %" PRIu64 " queued, %" PRIu64
                             " in flight, %" PRIu64 " failed, %" PRIu64 " skipped, "
                             "%s, %.1f documents/s%s"),
                           stats->done, stats->queued, stats->in_flight, stats->failed, stats->skipped,
                           bytes, stats->documents_per_second, stats->paused ? _(" (paused)") : "");
-  if (cli->terminal)
+  if (cli->run.terminal)
     {
       fprintf (stderr, "\r\033[K%s", line);
       fflush (stderr);
     }
-  else if (now - cli->last_plain_line >= PLAIN_PROGRESS_INTERVAL_US)
-    {
-      fprintf (stderr, "%s\n", line);
-      cli->last_plain_line = now;
-    }
+  else if (cg_cli_run_plain_line_due (&cli->run))
+    fprintf (stderr, "%s\n", line);
 }
 
 static void
@@ -95,13 +93,7 @@ event_cb (CgCrawler  *crawler,
           const char *message,
           CrawlCli   *cli)
 {
-  /* Blocked and failed URLs are in the crawl log; only what changes the
-   * crawl as a whole is worth a line here. */
-  if (kind == CG_CRAWL_EVENT_ROBOTS || kind == CG_CRAWL_EVENT_FETCH_FAILED)
-    return;
-  if (cli->terminal)
-    fprintf (stderr, "\r\033[K");
-  fprintf (stderr, "%s%s%s\n", message, url != NULL ? ": " : "", url != NULL ? url : "");
+  cg_cli_run_print_event (&cli->run, kind, url, message);
 }
 
 static void
@@ -110,28 +102,17 @@ finished_cb (CgCrawler    *crawler,
              const GError *error,
              CrawlCli     *cli)
 {
-  if (cli->terminal && !cli->quiet)
+  if (cli->run.terminal && !cli->run.quiet)
     fprintf (stderr, "\n");
-  cli->end = end;
-  if (error != NULL)
-    cli->error = g_error_copy (error);
-  g_main_loop_quit (cli->loop);
+  cg_cli_run_finish (&cli->run, end, error);
 }
 
-static gboolean
-interrupt_cb (gpointer user_data)
+static void
+stop_cb (gpointer user_data)
 {
   CrawlCli *cli = user_data;
 
-  if (++cli->interrupts == 1)
-    {
-      fprintf (stderr, "\n%s\n", _("Stopping: finishing the records under way (press Ctrl+C again to quit at once)…"));
-      cg_crawler_stop (cli->crawler);
-      return G_SOURCE_CONTINUE;
-    }
-  /* Quitting at once is safe too: what was not committed is redone when
-   * the crawl resumes. */
-  _exit (CG_CLI_EXIT_FAILED);
+  cg_crawler_stop (cli->crawler);
 }
 
 /* glibc gives the free top of a thread's heap back to the kernel as soon
@@ -166,9 +147,9 @@ cg_cli_crawl (int    argc,
   g_autoptr(CgCrawler) crawler = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *report = NULL;
+  g_autofree char *stopped = NULL;
   CrawlCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
-  guint sigint, sigterm;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder (created if needed)"), N_("DIR") },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Resume the project’s last crawl where it stopped"), NULL },
@@ -236,21 +217,10 @@ cg_cli_crawl (int    argc,
       if (!cg_cli_fetch_options_check (&fetch_options))
         return CG_CLI_EXIT_USAGE;
       cg_cli_fetch_options_apply (&fetch_options, config);
-      if (max_bytes != NULL && !parse_size (max_bytes, &config->max_bytes))
-        {
-          cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), max_bytes);
-          return CG_CLI_EXIT_USAGE;
-        }
-      if (max_body != NULL && !parse_size (max_body, &config->max_body_size))
-        {
-          cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), max_body);
-          return CG_CLI_EXIT_USAGE;
-        }
-      if (warc_size != NULL && !parse_size (warc_size, &config->warc_max_size))
-        {
-          cg_cli_print_error (_("“%s” is not a size such as 500M or 2G"), warc_size);
-          return CG_CLI_EXIT_USAGE;
-        }
+      if (!take_size_option (max_bytes, &config->max_bytes) ||
+          !take_size_option (max_body, &config->max_body_size) ||
+          !take_size_option (warc_size, &config->warc_max_size))
+        return CG_CLI_EXIT_USAGE;
       if (digest != NULL)
         {
           if (g_str_equal (digest, "sha1"))
@@ -300,15 +270,11 @@ cg_cli_crawl (int    argc,
       return CG_CLI_EXIT_FAILED;
     }
 
-  cli.loop = g_main_loop_new (NULL, FALSE);
   cli.crawler = crawler;
-  cli.terminal = isatty (STDERR_FILENO);
-  cli.quiet = quiet;
+  cg_cli_run_init (&cli.run, quiet, stop_cb, &cli);
   g_signal_connect (crawler, "progress", G_CALLBACK (progress_cb), &cli);
   g_signal_connect (crawler, "event", G_CALLBACK (event_cb), &cli);
   g_signal_connect (crawler, "finished", G_CALLBACK (finished_cb), &cli);
-  sigint = g_unix_signal_add (SIGINT, interrupt_cb, &cli);
-  sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
 
   if (!quiet)
     fprintf (stderr, _("Crawl %" PRId64 " into %s\n"), cg_crawler_get_crawl_id (crawler),
@@ -317,29 +283,14 @@ cg_cli_crawl (int    argc,
   mallopt (M_TRIM_THRESHOLD, MALLOC_TRIM_THRESHOLD);
 #endif
   cg_crawler_start (crawler);
-  g_main_loop_run (cli.loop);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
-  g_main_loop_unref (cli.loop);
+  cg_cli_run_wait (&cli.run);
 
   report = cg_crawl_report_build (project, cg_crawler_get_crawl_id (crawler), NULL);
   if (report != NULL && !quiet)
     printf ("%s", report);
 
-  switch (cli.end)
-    {
-    case CG_CRAWL_END_DONE:
-    case CG_CRAWL_END_LIMIT:
-      break;
-    case CG_CRAWL_END_STOPPED:
-      fprintf (stderr, _("Stopped. Run “cartograph-cli crawl --resume --project %s” to go on.\n"), folder);
-      break;
-    case CG_CRAWL_END_FAILED:
-    default:
-      cg_cli_print_error ("%s", cli.error != NULL ? cli.error->message : _("the crawl failed"));
-      exit_code = CG_CLI_EXIT_FAILED;
-      break;
-    }
-  g_clear_error (&cli.error);
+  stopped = g_strdup_printf (_("Stopped. Run “cartograph-cli crawl --resume --project %s” to go on.\n"), folder);
+  exit_code = cg_cli_run_exit_code (&cli.run, stopped, _("the crawl failed"));
+  cg_cli_run_clear (&cli.run);
   return exit_code;
 }

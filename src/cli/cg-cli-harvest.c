@@ -7,32 +7,22 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 
 #include "cg-cli.h"
 #include "cg-cli-fetch-options.h"
+#include "cg-cli-run.h"
 #include "cg-harvester.h"
-
-/* Without a terminal, progress is one plain line this often. */
-#define PLAIN_PROGRESS_INTERVAL_US (5 * G_USEC_PER_SEC)
 
 /* At most this many classes are shown live; the rest are summed up. */
 #define MAX_LIVE_CLASSES 20
 
 typedef struct {
-  GMainLoop   *loop;
+  CgCliRun     run;
   CgHarvester *harvester;
-  gboolean     terminal;
-  gboolean     quiet;
   guint        lines_drawn;   /* the live block's height on the terminal */
-  gint64       last_plain_line;
   guint64      requests;
   guint64      bigrams;
-  guint        interrupts;
-  CgCrawlEnd   end;
-  GError      *error;
 } HarvestCli;
 
 /* The model a command line names: a version of a site, the newest model
@@ -141,17 +131,12 @@ progress_cb (CgCrawler          *crawler,
              const CgCrawlStats *stats,
              HarvestCli         *cli)
 {
-  gint64 now = g_get_monotonic_time ();
-
-  if (cli->quiet)
+  if (cli->run.quiet)
     return;
-  if (cli->terminal)
+  if (cli->run.terminal)
     draw_live (cli);
-  else if (now - cli->last_plain_line >= PLAIN_PROGRESS_INTERVAL_US)
-    {
-      print_plain (cli);
-      cli->last_plain_line = now;
-    }
+  else if (cg_cli_run_plain_line_due (&cli->run))
+    print_plain (cli);
 }
 
 static void
@@ -171,16 +156,10 @@ event_cb (CgCrawler  *crawler,
           const char *message,
           HarvestCli *cli)
 {
-  /* Blocked and failed URLs are in the crawl log; only what changes the
-   * harvest as a whole is worth a line here. */
-  if (kind == CG_CRAWL_EVENT_ROBOTS || kind == CG_CRAWL_EVENT_FETCH_FAILED || cli->quiet)
-    return;
-  if (cli->terminal)
-    {
-      fprintf (stderr, "\r\033[K");
-      cli->lines_drawn = 0;
-    }
-  fprintf (stderr, "%s%s%s\n", message, url != NULL ? ": " : "", url != NULL ? url : "");
+  /* The event's line goes where the live block was; it is drawn again
+   * below. */
+  if (!cli->run.quiet && cg_cli_run_print_event (&cli->run, kind, url, message))
+    cli->lines_drawn = 0;
 }
 
 static void
@@ -189,34 +168,24 @@ finished_cb (CgHarvester  *harvester,
              const GError *error,
              HarvestCli   *cli)
 {
-  if (!cli->quiet)
+  if (!cli->run.quiet)
     {
-      if (cli->terminal)
+      if (cli->run.terminal)
         draw_live (cli);
       else
         print_plain (cli);
     }
-  cli->end = end;
-  if (error != NULL)
-    cli->error = g_error_copy (error);
-  g_main_loop_quit (cli->loop);
+  cg_cli_run_finish (&cli->run, end, error);
 }
 
-static gboolean
-interrupt_cb (gpointer user_data)
+static void
+stop_cb (gpointer user_data)
 {
   HarvestCli *cli = user_data;
 
-  if (++cli->interrupts == 1)
-    {
-      fprintf (stderr, "\n%s\n", _("Stopping: finishing the records under way (press Ctrl+C again to quit at once)…"));
-      cli->lines_drawn = 0;
-      cg_harvester_stop (cli->harvester);
-      return G_SOURCE_CONTINUE;
-    }
-  /* Quitting at once is safe too: what was not committed is redone when
-   * the harvest resumes. */
-  _exit (CG_CLI_EXIT_FAILED);
+  /* The stop message was printed below the live block. */
+  cli->lines_drawn = 0;
+  cg_harvester_stop (cli->harvester);
 }
 
 static void
@@ -274,9 +243,9 @@ cg_cli_harvest (int    argc,
   g_autoptr(CgHarvester) harvester = NULL;
   g_autoptr(CgHarvestReport) report = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *stopped = NULL;
   HarvestCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
-  guint sigint, sigterm;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder, with a model"), N_("DIR") },
     { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use, when the project has several"), N_("SITE") },
@@ -393,16 +362,12 @@ cg_cli_harvest (int    argc,
       return CG_CLI_EXIT_FAILED;
     }
 
-  cli.loop = g_main_loop_new (NULL, FALSE);
   cli.harvester = harvester;
-  cli.terminal = isatty (STDERR_FILENO);
-  cli.quiet = quiet;
+  cg_cli_run_init (&cli.run, quiet, stop_cb, &cli);
   g_signal_connect (cg_harvester_get_crawler (harvester), "progress", G_CALLBACK (progress_cb), &cli);
   g_signal_connect (cg_harvester_get_crawler (harvester), "event", G_CALLBACK (event_cb), &cli);
   g_signal_connect (harvester, "coverage", G_CALLBACK (coverage_cb), &cli);
   g_signal_connect (harvester, "finished", G_CALLBACK (finished_cb), &cli);
-  sigint = g_unix_signal_add (SIGINT, interrupt_cb, &cli);
-  sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
 
   if (!quiet)
     fprintf (stderr, _("Harvest %" PRId64 " of %s (model version %d, by %s) into %s\n"),
@@ -411,10 +376,7 @@ cg_cli_harvest (int    argc,
              cg_harvest_strategy_to_string (cg_harvester_get_options (harvester)->strategy),
              cg_project_get_folder (project));
   cg_harvester_start (harvester);
-  g_main_loop_run (cli.loop);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
-  g_main_loop_unref (cli.loop);
+  cg_cli_run_wait (&cli.run);
 
   report = cg_harvester_get_report (harvester, &error);
   if (report == NULL)
@@ -431,20 +393,9 @@ cg_cli_harvest (int    argc,
   else if (!quiet)
     print_report (report, harvester);
 
-  switch (cli.end)
-    {
-    case CG_CRAWL_END_DONE:
-    case CG_CRAWL_END_LIMIT:
-      break;
-    case CG_CRAWL_END_STOPPED:
-      fprintf (stderr, _("Stopped. Run “cartograph-cli harvest --resume --project %s” to go on.\n"), folder);
-      break;
-    case CG_CRAWL_END_FAILED:
-    default:
-      cg_cli_print_error ("%s", cli.error != NULL ? cli.error->message : _("the harvest failed"));
-      exit_code = CG_CLI_EXIT_FAILED;
-      break;
-    }
-  g_clear_error (&cli.error);
+  stopped = g_strdup_printf (_("Stopped. Run “cartograph-cli harvest --resume --project %s” to go on.\n"), folder);
+  if (cg_cli_run_exit_code (&cli.run, stopped, _("the harvest failed")) != CG_CLI_EXIT_OK)
+    exit_code = CG_CLI_EXIT_FAILED;
+  cg_cli_run_clear (&cli.run);
   return exit_code;
 }

@@ -2,6 +2,8 @@
  *
  * The summary Heritrix gives at the end of a job, read from the store:
  * URLs by state, status codes, MIME types, hosts, bytes and duration.
+ * The report is for people and translated; the figures, URLs, hosts and
+ * reasons in it are the store's own.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -52,7 +54,11 @@ cg_crawl_report_build (CgProject  *project,
   g_autoptr(sqlite3_stmt) states = NULL;
   g_autoptr(sqlite3_stmt) totals = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
-  static const char * const state_names[] = { "queued", "in flight", "done", "failed", "skipped" };
+  /* Indexed by the urls table's state column. */
+  static const char * const state_names[] = {
+    /* Translators: the states of a crawl's URLs, in its summary report. */
+    N_("queued"), N_("in flight"), N_("done"), N_("failed"), N_("skipped")
+  };
 
   crawl = cg_store_prepare (store, "SELECT seed_url, state, started_at, finished_at FROM crawls WHERE id = ?1", error);
   if (crawl == NULL)
@@ -64,24 +70,26 @@ cg_crawl_report_build (CgProject  *project,
                    _("The project has no crawl %" PRId64), crawl_id);
       return NULL;
     }
-  g_string_append_printf (out, "Crawl %" G_GINT64_FORMAT " of %s: %s\n", crawl_id,
+  /* Translators: the first line of a crawl's report: its number, its
+   * first seed URL and its state. */
+  g_string_append_printf (out, _("Crawl %" PRId64 " of %s: %s\n"), crawl_id,
                           (const char *) sqlite3_column_text (crawl, 0),
                           (const char *) sqlite3_column_text (crawl, 1));
   if (sqlite3_column_type (crawl, 2) != SQLITE_NULL && sqlite3_column_type (crawl, 3) != SQLITE_NULL)
-    g_string_append_printf (out, "Duration (last run): %" G_GINT64_FORMAT " s\n",
+    g_string_append_printf (out, _("Duration (last run): %" PRId64 " s\n"),
                             (gint64) sqlite3_column_int64 (crawl, 3) - (gint64) sqlite3_column_int64 (crawl, 2));
 
   states = cg_store_prepare (store, "SELECT state, count(*) FROM urls WHERE crawl_id = ?1 GROUP BY state", error);
   if (states == NULL)
     return NULL;
   sqlite3_bind_int64 (states, 1, crawl_id);
-  g_string_append (out, "\nURLs\n");
+  g_string_append_printf (out, "\n%s\n", _("URLs"));
   while (sqlite3_step (states) == SQLITE_ROW)
     {
       int state = sqlite3_column_int (states, 0);
 
       g_string_append_printf (out, "  %-40s %10" G_GINT64_FORMAT "\n",
-                              state >= 0 && state < (int) G_N_ELEMENTS (state_names) ? state_names[state] : "?",
+                              state >= 0 && state < (int) G_N_ELEMENTS (state_names) ? _(state_names[state]) : "?",
                               (gint64) sqlite3_column_int64 (states, 1));
     }
 
@@ -97,22 +105,23 @@ cg_crawl_report_build (CgProject  *project,
     {
       g_autofree char *bytes = g_format_size ((guint64) (gint64) sqlite3_column_int64 (totals, 1));
 
-      g_string_append_printf (out, "\nArchived: %" G_GINT64_FORMAT " responses (%" G_GINT64_FORMAT
-                              " of them revisits), %s of payload\n",
+      g_string_append_c (out, '\n');
+      g_string_append_printf (out, _("Archived: %" PRId64 " responses (%" PRId64
+                                     " of them revisits), %s of payload\n"),
                               (gint64) sqlite3_column_int64 (totals, 0), (gint64) sqlite3_column_int64 (totals, 2), bytes);
     }
 
-  if (!append_table (out, store, crawl_id, "Status codes",
+  if (!append_table (out, store, crawl_id, _("Status codes"),
                      "SELECT status, count(*), sum(size) FROM fetches WHERE crawl_id = ?1 "
                      "GROUP BY status ORDER BY count(*) DESC LIMIT ?2", error) ||
-      !append_table (out, store, crawl_id, "MIME types",
+      !append_table (out, store, crawl_id, _("MIME types"),
                      "SELECT mime, count(*), sum(size) FROM fetches WHERE crawl_id = ?1 "
                      "GROUP BY mime ORDER BY count(*) DESC LIMIT ?2", error) ||
-      !append_table (out, store, crawl_id, "Hosts",
+      !append_table (out, store, crawl_id, _("Hosts"),
                      "SELECT h.host_key, count(*), sum(f.size) FROM fetches f "
                      "JOIN urls u ON u.id = f.url_id JOIN hosts h ON h.id = u.host_id "
                      "WHERE f.crawl_id = ?1 GROUP BY h.id ORDER BY count(*) DESC LIMIT ?2", error) ||
-      !append_table (out, store, crawl_id, "Not fetched, by reason",
+      !append_table (out, store, crawl_id, _("Not fetched, by reason"),
                      "SELECT reason, count(*), 0 FROM urls WHERE crawl_id = ?1 AND state IN (3, 4) "
                      "GROUP BY reason ORDER BY count(*) DESC LIMIT ?2", error))
     return NULL;

@@ -457,6 +457,33 @@ n_pages_for (guint n_items,
   return MAX (1, (n_items + page_size - 1) / page_size);
 }
 
+/* What page @page (from 1) of a paginated list of @n_items shows: the
+ * items from @first to before @last, of @n_pages pages in all. */
+typedef struct {
+  guint first;
+  guint last;
+  guint n_pages;
+} PageSpan;
+
+static PageSpan
+page_span (guint n_items,
+           guint page_size,
+           guint page)
+{
+  PageSpan span = { .first = (page - 1) * page_size, .n_pages = n_pages_for (n_items, page_size) };
+
+  span.last = MIN (n_items, span.first + page_size);
+  return span;
+}
+
+/* The title of page @page of the list called @name. */
+static char *
+page_title (const char *name,
+            guint       page)
+{
+  return page > 1 ? g_strdup_printf ("%s, page %u", name, page) : g_strdup (name);
+}
+
 /* The link to page @page of a paginated list whose first page is
  * @first_page: page 1 is always linked by its canonical path. */
 static char *
@@ -1500,6 +1527,24 @@ append_card (GString   *html,
     json_array_add_object_element (records, record);
 }
 
+/* Page @page of a paginated list of @books: its cards, then the links to
+ * the other pages of the list that starts at @first_page. */
+static void
+append_book_grid (GString        *html,
+                  Truth          *truth,
+                  GPtrArray      *books,
+                  const PageSpan *span,
+                  gboolean        show_author,
+                  const char     *first_page,
+                  guint           page)
+{
+  g_string_append (html, "<ul class=\"book-grid\">\n");
+  for (guint i = span->first; i < span->last; i++)
+    append_card (html, truth->records, books->pdata[i], show_author);
+  g_string_append (html, "</ul>\n");
+  append_pagination (html, first_page, page, span->n_pages);
+}
+
 static void
 append_result (GString   *html,
                JsonArray *records,
@@ -1581,11 +1626,8 @@ render_category (CgDemoSite *self,
                  Truth      *truth)
 {
   GString *html = g_string_new (NULL);
-  guint n_pages = n_pages_for (category->books->len, CG_DEMO_CATEGORY_PAGE_SIZE);
-  guint first = (page - 1) * CG_DEMO_CATEGORY_PAGE_SIZE;
-  guint last = MIN (category->books->len, first + CG_DEMO_CATEGORY_PAGE_SIZE);
-  g_autofree char *title = page > 1 ? g_strdup_printf ("%s, page %u", category->name, page)
-                                    : g_strdup (category->name);
+  PageSpan span = page_span (category->books->len, CG_DEMO_CATEGORY_PAGE_SIZE, page);
+  g_autofree char *title = page_title (category->name, page);
 
   page_begin (self, html, CG_DEMO_CLASS_CATEGORY, title, NULL);
   append_breadcrumbs (html, category->name, 0);
@@ -1594,12 +1636,9 @@ render_category (CgDemoSite *self,
   g_string_append (html, "</h1>\n<p class=\"list-intro\">");
   append_text (html, category->description);
   g_string_append (html, "</p>\n");
-  append_list_count (html, first + 1, last, category->books->len, "sorted by title");
-  g_string_append (html, "</header>\n<ul class=\"book-grid\">\n");
-  for (guint i = first; i < last; i++)
-    append_card (html, truth->records, category->books->pdata[i], TRUE);
-  g_string_append (html, "</ul>\n");
-  append_pagination (html, category->path, page, n_pages);
+  append_list_count (html, span.first + 1, span.last, category->books->len, "sorted by title");
+  g_string_append (html, "</header>\n");
+  append_book_grid (html, truth, category->books, &span, TRUE, category->path, page);
   page_end (self, html);
   return html;
 }
@@ -1611,11 +1650,8 @@ render_author (CgDemoSite *self,
                Truth      *truth)
 {
   GString *html = g_string_new (NULL);
-  guint n_pages = n_pages_for (author->books->len, CG_DEMO_AUTHOR_PAGE_SIZE);
-  guint first = (page - 1) * CG_DEMO_AUTHOR_PAGE_SIZE;
-  guint last = MIN (author->books->len, first + CG_DEMO_AUTHOR_PAGE_SIZE);
-  g_autofree char *title = page > 1 ? g_strdup_printf ("%s, page %u", author->name, page)
-                                    : g_strdup (author->name);
+  PageSpan span = page_span (author->books->len, CG_DEMO_AUTHOR_PAGE_SIZE, page);
+  g_autofree char *title = page_title (author->name, page);
 
   page_begin (self, html, CG_DEMO_CLASS_AUTHOR, title, NULL);
   append_breadcrumbs (html, author->name, 1, "/authors/", "Authors");
@@ -1637,12 +1673,8 @@ render_author (CgDemoSite *self,
   g_string_append (html, "</div>\n</article>\n<section class=\"author-books\">\n<h2>Books by ");
   append_text (html, author->name);
   g_string_append (html, "</h2>\n");
-  append_list_count (html, first + 1, last, author->books->len, "newest first");
-  g_string_append (html, "<ul class=\"book-grid\">\n");
-  for (guint i = first; i < last; i++)
-    append_card (html, truth->records, author->books->pdata[i], FALSE);
-  g_string_append (html, "</ul>\n");
-  append_pagination (html, author->path, page, n_pages);
+  append_list_count (html, span.first + 1, span.last, author->books->len, "newest first");
+  append_book_grid (html, truth, author->books, &span, FALSE, author->path, page);
   g_string_append (html, "</section>\n");
   page_end (self, html);
   return html;
@@ -1853,18 +1885,16 @@ render_search (CgDemoSite *self,
   else
     {
       g_autofree char *first_page = search_href (query);
-      guint n_pages = n_pages_for (results->len, CG_DEMO_SEARCH_PAGE_SIZE);
-      guint first = (page - 1) * CG_DEMO_SEARCH_PAGE_SIZE;
-      guint last = MIN (results->len, first + CG_DEMO_SEARCH_PAGE_SIZE);
+      PageSpan span = page_span (results->len, CG_DEMO_SEARCH_PAGE_SIZE, page);
 
       g_string_append_printf (html, "<p class=\"list-count\">Showing %u–%u of %u books matching “",
-                              first + 1, last, results->len);
+                              span.first + 1, span.last, results->len);
       append_text (html, query);
-      g_string_append_printf (html, "”</p>\n</header>\n<ol class=\"results\" start=\"%u\">\n", first + 1);
-      for (guint i = first; i < last; i++)
+      g_string_append_printf (html, "”</p>\n</header>\n<ol class=\"results\" start=\"%u\">\n", span.first + 1);
+      for (guint i = span.first; i < span.last; i++)
         append_result (html, truth->records, results->pdata[i]);
       g_string_append (html, "</ol>\n");
-      append_pagination (html, first_page, page, n_pages);
+      append_pagination (html, first_page, page, span.n_pages);
     }
   page_end (self, html);
   return html;
@@ -2045,20 +2075,29 @@ add_truth (CgDemoSite *self,
   g_hash_table_insert (self->truth_by_path, (char *) json_object_get_string_member (page, "path"), page);
 }
 
+/* The truth of every page of a paginated list of @n_items, @page_size a
+ * page, whose first page is @first_page. */
 static void
-add_list_truth (CgDemoSite *self,
-                const char *path,
-                const char *klass,
-                GString *(*render) (CgDemoSite *, gpointer, guint, Truth *),
-                gpointer    target,
-                guint       page)
+add_list_truths (CgDemoSite *self,
+                 const char *first_page,
+                 guint       n_items,
+                 guint       page_size,
+                 const char *klass,
+                 GString *(*render) (CgDemoSite *, gpointer, guint, Truth *),
+                 gpointer    target)
 {
-  g_autoptr(JsonArray) records = json_array_new ();
-  Truth truth = { records, NULL };
-  GString *html = render (self, target, page, &truth);
+  guint n_pages = n_pages_for (n_items, page_size);
 
-  g_string_free (html, TRUE);
-  add_truth (self, path, klass, &truth);
+  for (guint p = 1; p <= n_pages; p++)
+    {
+      g_autofree char *path = page_href (first_page, p);
+      g_autoptr(JsonArray) records = json_array_new ();
+      Truth truth = { records, NULL };
+      GString *html = render (self, target, p, &truth);
+
+      g_string_free (html, TRUE);
+      add_truth (self, path, klass, &truth);
+    }
 }
 
 static GString *
@@ -2103,14 +2142,9 @@ build_truth (CgDemoSite *self)
   for (guint i = 0; i < self->categories->len; i++)
     {
       Category *category = self->categories->pdata[i];
-      guint n_pages = n_pages_for (category->books->len, CG_DEMO_CATEGORY_PAGE_SIZE);
 
-      for (guint p = 1; p <= n_pages; p++)
-        {
-          g_autofree char *path = page_href (category->path, p);
-
-          add_list_truth (self, path, CG_DEMO_CLASS_CATEGORY, render_category_cb, category, p);
-        }
+      add_list_truths (self, category->path, category->books->len, CG_DEMO_CATEGORY_PAGE_SIZE,
+                       CG_DEMO_CLASS_CATEGORY, render_category_cb, category);
     }
   {
     g_autoptr(JsonArray) records = json_array_new ();
@@ -2122,14 +2156,9 @@ build_truth (CgDemoSite *self)
   for (guint i = 0; i < self->authors_sorted->len; i++)
     {
       Author *author = self->authors_sorted->pdata[i];
-      guint n_pages = n_pages_for (author->books->len, CG_DEMO_AUTHOR_PAGE_SIZE);
 
-      for (guint p = 1; p <= n_pages; p++)
-        {
-          g_autofree char *path = page_href (author->path, p);
-
-          add_list_truth (self, path, CG_DEMO_CLASS_AUTHOR, render_author_cb, author, p);
-        }
+      add_list_truths (self, author->path, author->books->len, CG_DEMO_AUTHOR_PAGE_SIZE,
+                       CG_DEMO_CLASS_AUTHOR, render_author_cb, author);
     }
   for (guint i = 0; i < self->books->len; i++)
     {
@@ -2143,14 +2172,9 @@ build_truth (CgDemoSite *self)
   for (guint i = 0; i < self->popular->len; i++)
     {
       PopularSearch *search = self->popular->pdata[i];
-      guint n_pages = n_pages_for (search->n_results, CG_DEMO_SEARCH_PAGE_SIZE);
 
-      for (guint p = 1; p <= n_pages; p++)
-        {
-          g_autofree char *path = page_href (search->path, p);
-
-          add_list_truth (self, path, CG_DEMO_CLASS_SEARCH, render_popular_cb, search, p);
-        }
+      add_list_truths (self, search->path, search->n_results, CG_DEMO_SEARCH_PAGE_SIZE,
+                       CG_DEMO_CLASS_SEARCH, render_popular_cb, search);
     }
 }
 

@@ -95,17 +95,25 @@ lookup_name (const char * const *names,
   return -1;
 }
 
-gboolean
-cg_class_link_type_from_string (const char      *text,
-                                CgClassLinkType *out_type)
-{
-  int index = lookup_name (link_type_names, G_N_ELEMENTS (link_type_names), text);
+/* Defines @func (text, out_value), which sets *out_value to the value
+ * of @Type that @text names in @names and fails, leaving it as it was,
+ * when @text names none. */
+#define DEFINE_FROM_STRING(func, Type, names)                          \
+  gboolean                                                             \
+  func (const char *text,                                              \
+        Type       *out_value)                                         \
+  {                                                                    \
+    int index = lookup_name (names, G_N_ELEMENTS (names), text);       \
+                                                                       \
+    if (index < 0)                                                     \
+      return FALSE;                                                    \
+    *out_value = index;                                                \
+    return TRUE;                                                       \
+  }
 
-  if (index < 0)
-    return FALSE;
-  *out_type = index;
-  return TRUE;
-}
+DEFINE_FROM_STRING (cg_class_link_type_from_string, CgClassLinkType, link_type_names)
+static DEFINE_FROM_STRING (menu_kind_from_string, CgMenuKind, menu_kind_names)
+static DEFINE_FROM_STRING (data_link_type_from_string, CgDataLinkType, data_link_type_names)
 
 const char *
 cg_menu_kind_to_string (CgMenuKind kind)
@@ -113,34 +121,10 @@ cg_menu_kind_to_string (CgMenuKind kind)
   return kind < G_N_ELEMENTS (menu_kind_names) ? menu_kind_names[kind] : "-";
 }
 
-static gboolean
-menu_kind_from_string (const char *text,
-                       CgMenuKind *out_kind)
-{
-  int index = lookup_name (menu_kind_names, G_N_ELEMENTS (menu_kind_names), text);
-
-  if (index < 0)
-    return FALSE;
-  *out_kind = index;
-  return TRUE;
-}
-
 const char *
 cg_data_link_type_to_string (CgDataLinkType type)
 {
   return type < G_N_ELEMENTS (data_link_type_names) ? data_link_type_names[type] : "string";
-}
-
-static gboolean
-data_link_type_from_string (const char     *text,
-                            CgDataLinkType *out_type)
-{
-  int index = lookup_name (data_link_type_names, G_N_ELEMENTS (data_link_type_names), text);
-
-  if (index < 0)
-    return FALSE;
-  *out_type = index;
-  return TRUE;
 }
 
 static void
@@ -600,8 +584,34 @@ strv_from_json (const char  *text,
   return strv_from_json_array (json_node_get_array (root));
 }
 
+/* Replaces *@field with @values, unless no values were read (NULL). */
+static void
+replace_strv (GStrv *field,
+              GStrv  values)
+{
+  if (values == NULL)
+    return;
+  g_strfreev (*field);
+  *field = values;
+}
+
 /* ------------------------------------------------------------------ */
 /* The store                                                           */
+
+/* Prepares a statement on the rows of one model, its ?1 bound to the
+ * model's id. */
+static sqlite3_stmt *
+prepare_for_model (CgStore     *store,
+                   const char  *sql,
+                   gint64       model_id,
+                   GError     **error)
+{
+  sqlite3_stmt *stmt = cg_store_prepare (store, sql, error);
+
+  if (stmt != NULL)
+    sqlite3_bind_int64 (stmt, 1, model_id);
+  return stmt;
+}
 
 gboolean
 cg_site_model_save (CgSiteModel  *self,
@@ -658,13 +668,12 @@ cg_site_model_save (CgSiteModel  *self,
       g_autofree char *schema = strv_to_json (klass->schema);
       g_autofree char *samples = strv_to_json (klass->samples);
 
-      stmt = cg_store_prepare (store,
-                               "INSERT INTO page_classes (model_id, name, label, depth, url_pattern, schema, samples, n_pages) "
-                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                               error);
+      stmt = prepare_for_model (store,
+                                "INSERT INTO page_classes (model_id, name, label, depth, url_pattern, schema, samples, n_pages) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                                id, error);
       if (stmt == NULL)
         goto failed;
-      sqlite3_bind_int64 (stmt, 1, id);
       sqlite3_bind_text (stmt, 2, klass->name, -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 3, klass->label, -1, SQLITE_STATIC);
       sqlite3_bind_int (stmt, 4, klass->depth);
@@ -682,13 +691,12 @@ cg_site_model_save (CgSiteModel  *self,
       CgClassLink *link = g_ptr_array_index (self->links, i);
       g_autoptr(sqlite3_stmt) stmt = NULL;
 
-      stmt = cg_store_prepare (store,
-                               "INSERT INTO class_links (model_id, source, target, type, menu, xpath, n_links) "
-                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                               error);
+      stmt = prepare_for_model (store,
+                                "INSERT INTO class_links (model_id, source, target, type, menu, xpath, n_links) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                                id, error);
       if (stmt == NULL)
         goto failed;
-      sqlite3_bind_int64 (stmt, 1, id);
       sqlite3_bind_text (stmt, 2, link->source, -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 3, link->target, -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 4, cg_class_link_type_to_string (link->type), -1, SQLITE_STATIC);
@@ -705,12 +713,11 @@ cg_site_model_save (CgSiteModel  *self,
       CgDataLink *link = g_ptr_array_index (self->data_links, i);
       g_autoptr(sqlite3_stmt) stmt = NULL;
 
-      stmt = cg_store_prepare (store,
-                               "INSERT INTO data_links (model_id, source, type, xpath, name) VALUES (?1, ?2, ?3, ?4, ?5)",
-                               error);
+      stmt = prepare_for_model (store,
+                                "INSERT INTO data_links (model_id, source, type, xpath, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                id, error);
       if (stmt == NULL)
         goto failed;
-      sqlite3_bind_int64 (stmt, 1, id);
       sqlite3_bind_text (stmt, 2, link->source, -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 3, cg_data_link_type_to_string (link->type), -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 4, link->xpath, -1, SQLITE_STATIC);
@@ -724,12 +731,11 @@ cg_site_model_save (CgSiteModel  *self,
       CgNavPattern *pattern = g_ptr_array_index (self->patterns, i);
       g_autoptr(sqlite3_stmt) stmt = NULL;
 
-      stmt = cg_store_prepare (store,
-                               "INSERT INTO nav_patterns (model_id, rank, pattern, score, pages) VALUES (?1, ?2, ?3, ?4, ?5)",
-                               error);
+      stmt = prepare_for_model (store,
+                                "INSERT INTO nav_patterns (model_id, rank, pattern, score, pages) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                id, error);
       if (stmt == NULL)
         goto failed;
-      sqlite3_bind_int64 (stmt, 1, id);
       sqlite3_bind_int (stmt, 2, (int) i);
       sqlite3_bind_text (stmt, 3, pattern->pattern, -1, SQLITE_STATIC);
       sqlite3_bind_double (stmt, 4, pattern->score);
@@ -761,12 +767,11 @@ load_by_id (CgStore  *store,
   g_autoptr(sqlite3_stmt) data_links = NULL;
   g_autoptr(sqlite3_stmt) patterns = NULL;
 
-  model = cg_store_prepare (store,
-                            "SELECT site, version, created_at, parameters, crawl_id, entry_class FROM models WHERE id = ?1",
-                            error);
+  model = prepare_for_model (store,
+                             "SELECT site, version, created_at, parameters, crawl_id, entry_class FROM models WHERE id = ?1",
+                             id, error);
   if (model == NULL)
     return NULL;
-  sqlite3_bind_int64 (model, 1, id);
   if (sqlite3_step (model) != SQLITE_ROW)
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
@@ -781,13 +786,12 @@ load_by_id (CgStore  *store,
   self->crawl_id = sqlite3_column_int64 (model, 4);
   cg_site_model_set_entry_class (self, (const char *) sqlite3_column_text (model, 5));
 
-  classes = cg_store_prepare (store,
-                              "SELECT name, label, depth, url_pattern, schema, samples, n_pages "
-                              "FROM page_classes WHERE model_id = ?1 ORDER BY id",
-                              error);
+  classes = prepare_for_model (store,
+                               "SELECT name, label, depth, url_pattern, schema, samples, n_pages "
+                               "FROM page_classes WHERE model_id = ?1 ORDER BY id",
+                               id, error);
   if (classes == NULL)
     return NULL;
-  sqlite3_bind_int64 (classes, 1, id);
   while (sqlite3_step (classes) == SQLITE_ROW)
     {
       CgPageClass *klass = cg_site_model_add_class (self, (const char *) sqlite3_column_text (classes, 0),
@@ -797,25 +801,16 @@ load_by_id (CgStore  *store,
 
       klass->depth = sqlite3_column_int (classes, 2);
       klass->url_pattern = g_strdup ((const char *) sqlite3_column_text (classes, 3));
-      if (schema != NULL)
-        {
-          g_strfreev (klass->schema);
-          klass->schema = schema;
-        }
-      if (samples != NULL)
-        {
-          g_strfreev (klass->samples);
-          klass->samples = samples;
-        }
+      replace_strv (&klass->schema, schema);
+      replace_strv (&klass->samples, samples);
       klass->n_pages = (guint) sqlite3_column_int (classes, 6);
     }
 
-  links = cg_store_prepare (store,
-                            "SELECT source, target, type, menu, xpath, n_links FROM class_links WHERE model_id = ?1 ORDER BY id",
-                            error);
+  links = prepare_for_model (store,
+                             "SELECT source, target, type, menu, xpath, n_links FROM class_links WHERE model_id = ?1 ORDER BY id",
+                             id, error);
   if (links == NULL)
     return NULL;
-  sqlite3_bind_int64 (links, 1, id);
   while (sqlite3_step (links) == SQLITE_ROW)
     {
       CgClassLinkType type = CG_CLASS_LINK_LIST;
@@ -832,12 +827,11 @@ load_by_id (CgStore  *store,
       link->n_links = (guint) sqlite3_column_int (links, 5);
     }
 
-  data_links = cg_store_prepare (store,
-                                 "SELECT source, type, xpath, name FROM data_links WHERE model_id = ?1 ORDER BY id",
-                                 error);
+  data_links = prepare_for_model (store,
+                                  "SELECT source, type, xpath, name FROM data_links WHERE model_id = ?1 ORDER BY id",
+                                  id, error);
   if (data_links == NULL)
     return NULL;
-  sqlite3_bind_int64 (data_links, 1, id);
   while (sqlite3_step (data_links) == SQLITE_ROW)
     {
       CgDataLinkType type = CG_DATA_LINK_STRING;
@@ -848,12 +842,11 @@ load_by_id (CgStore  *store,
                                    (const char *) sqlite3_column_text (data_links, 3));
     }
 
-  patterns = cg_store_prepare (store,
-                               "SELECT pattern, score, pages FROM nav_patterns WHERE model_id = ?1 ORDER BY rank",
-                               error);
+  patterns = prepare_for_model (store,
+                                "SELECT pattern, score, pages FROM nav_patterns WHERE model_id = ?1 ORDER BY rank",
+                                id, error);
   if (patterns == NULL)
     return NULL;
-  sqlite3_bind_int64 (patterns, 1, id);
   while (sqlite3_step (patterns) == SQLITE_ROW)
     cg_site_model_add_pattern (self, (const char *) sqlite3_column_text (patterns, 0),
                                sqlite3_column_double (patterns, 1), (guint) sqlite3_column_int (patterns, 2));
@@ -1139,16 +1132,8 @@ read_spec_row (CgSiteModel  *self,
       klass->url_pattern = n >= 4 ? from_dash (fields[3]) : NULL;
       klass->depth = (int) depth;
       klass->n_pages = (guint) n_pages;
-      if (schema != NULL)
-        {
-          g_strfreev (klass->schema);
-          klass->schema = schema;
-        }
-      if (samples != NULL)
-        {
-          g_strfreev (klass->samples);
-          klass->samples = samples;
-        }
+      replace_strv (&klass->schema, schema);
+      replace_strv (&klass->samples, samples);
       return TRUE;
     }
 

@@ -23,35 +23,7 @@
 #include "cg-class-view.h"
 #include "cg-record-extractor.h"
 #include "cg-record-store.h"
-
-static void
-settle (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
-save_widget (GtkWidget  *widget,
-             const char *path)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!gdk_texture_save_to_png (texture, path))
-    g_error ("Could not write %s", path);
-  g_print ("%s\n", path);
-}
+#include "cg-screenshot.h"
 
 static void
 load_changed_cb (WebKitWebView   *view,
@@ -128,8 +100,8 @@ main (int argc, char **argv)
 
   cg_class_view_set_class (view, project, model, class_name);
   gtk_window_present (GTK_WINDOW (window));
-  settle (1500);
-  save_widget (GTK_WIDGET (window), argv[3]);
+  cg_screenshot_settle (1500);
+  cg_screenshot_save (GTK_WIDGET (window), argv[3]);
 
   if (argc > 4)
     {
@@ -141,8 +113,8 @@ main (int argc, char **argv)
       g_signal_connect (cg_archived_page_get_web_view (page), "load-changed", G_CALLBACK (load_changed_cb), &finished);
       while (!finished)
         g_main_context_iteration (NULL, TRUE);
-      settle (1500);
-      save_widget (GTK_WIDGET (window), argv[4]);
+      cg_screenshot_settle (1500);
+      cg_screenshot_save (GTK_WIDGET (window), argv[4]);
     }
 
   gtk_window_destroy (GTK_WINDOW (window));

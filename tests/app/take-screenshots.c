@@ -15,39 +15,11 @@
 #include "cg-new-crawl-dialog.h"
 #include "cg-project-page.h"
 #include "cg-record-store.h"
+#include "cg-screenshot.h"
 #include "cg-test-widgets.h"
 #include "cg-window.h"
 
 #define WAIT_TIMEOUT_S 600
-
-static void
-settle (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
-save_widget (GtkWidget  *widget,
-             const char *path)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!gdk_texture_save_to_png (texture, path))
-    g_error ("Could not write %s", path);
-  g_print ("%s\n", path);
-}
 
 typedef struct {
   gboolean finished;
@@ -137,14 +109,14 @@ main (int argc, char **argv)
   window = g_object_new (CG_TYPE_WINDOW, "default-width", 1100, "default-height", 720, NULL);
   page = CG_PROJECT_PAGE (cg_window_get_project_page (window));
   gtk_window_present (GTK_WINDOW (window));
-  settle (1500);
-  save_widget (GTK_WIDGET (window), start);
+  cg_screenshot_settle (1500);
+  cg_screenshot_save (GTK_WIDGET (window), start);
 
   dialog = cg_new_crawl_dialog_new (GTK_WINDOW (window));
   gtk_window_present (GTK_WINDOW (dialog));
   gtk_editable_set_text (GTK_EDITABLE (cg_test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, NULL)), "https://archive.example.org/collections/");
-  settle (1000);
-  save_widget (GTK_WIDGET (dialog), new_crawl);
+  cg_screenshot_settle (1000);
+  cg_screenshot_save (GTK_WIDGET (dialog), new_crawl);
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   /* The demo, explored, rendered and extracted for real. */
@@ -157,23 +129,23 @@ main (int argc, char **argv)
 
   /* Long enough for the toast saying the model is ready to go. */
   cg_project_page_show_view (page, "model");
-  settle (6500);
+  cg_screenshot_settle (6500);
   cg_class_graph_zoom_fit (cg_project_page_get_graph (page));
-  settle (1000);
-  save_widget (GTK_WIDGET (window), model);
+  cg_screenshot_settle (1000);
+  cg_screenshot_save (GTK_WIDGET (window), model);
 
   class_name = richest_class (page);
   if (class_name == NULL || !cg_project_page_open_class (page, class_name))
     g_error ("The demo's model has no class with records");
-  settle (2500);
-  save_widget (GTK_WIDGET (window), class_view);
+  cg_screenshot_settle (2500);
+  cg_screenshot_save (GTK_WIDGET (window), class_view);
 
   /* A harvest a little way in. */
   wait.finished = FALSE;
   if (!cg_project_page_start_harvest (page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error))
     g_error ("Cannot harvest the demo: %s", error->message);
-  settle (12000);
-  save_widget (GTK_WIDGET (window), crawl);
+  cg_screenshot_settle (12000);
+  cg_screenshot_save (GTK_WIDGET (window), crawl);
   cg_project_page_stop (page);
   wait_finished (&wait);
 

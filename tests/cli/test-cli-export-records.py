@@ -10,24 +10,11 @@ import csv
 import io
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
-CLI = os.environ["CARTOGRAPH_CLI"]
+from clitest import check, demo_site, demo_truth, finish, run
+
 FIXED = ["class", "url", "region", "region_index", "position"]
-failures = 0
-
-
-def check(name, condition):
-    global failures
-    print(("ok - " if condition else "not ok - ") + name)
-    if not condition:
-        failures += 1
-
-
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=600)
 
 
 def table(result):
@@ -35,13 +22,8 @@ def table(result):
     return reader.fieldnames or [], list(reader)
 
 
-server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
-try:
-    url = server.stdout.readline().split()[-1]
-    truth = {}
-    for line in run("serve-demo", "--print-truth").stdout.splitlines():
-        page = json.loads(line)
-        truth[page["path"]] = page
+with demo_site() as url:
+    truth = demo_truth()
     with tempfile.TemporaryDirectory() as tmp:
         project = os.path.join(tmp, "demo")
         model = run("model", url, "--project", project, "--no-politeness")
@@ -150,9 +132,5 @@ try:
         with open(out) as existing:
             check("a failed export leaves the output file as it was",
                   r.returncode == 2 and existing.read() == "keep me\n")
-finally:
-    server.terminate()
-    server.wait(timeout=10)
 
-print("%d failed" % failures)
-sys.exit(1 if failures else 0)
+finish()

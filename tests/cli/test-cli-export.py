@@ -8,24 +8,15 @@ import gzip
 import io
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import zlib
 
-CLI = os.environ["CARTOGRAPH_CLI"]
-failures = 0
-
-
-def check(name, condition):
-    global failures
-    print(("ok - " if condition else "not ok - ") + name)
-    if not condition:
-        failures += 1
+import clitest
+from clitest import check, demo_site, finish
 
 
 def run(*args, **kwargs):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120, **kwargs)
+    return clitest.run(*args, timeout=120, **kwargs)
 
 
 def read_record(path, offset):
@@ -42,9 +33,7 @@ def read_record(path, offset):
     return fields
 
 
-server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
-try:
-    url = server.stdout.readline().split()[-1]
+with demo_site() as url:
     with tempfile.TemporaryDirectory() as tmp:
         project = os.path.join(tmp, "demo")
         crawl = run("crawl", url, "--project", project, "--no-politeness", "--quiet")
@@ -83,9 +72,5 @@ try:
         check("an unknown --what is a usage error", nothing.returncode == 2 and "cookies" in nothing.stderr)
         missing = run("export", "--project", os.path.join(tmp, "nowhere"), "--what", "pages")
         check("a missing project is named", missing.returncode == 1 and "nowhere" in missing.stderr)
-finally:
-    server.terminate()
-    server.wait(timeout=10)
 
-print("%d failed" % failures)
-sys.exit(1 if failures else 0)
+finish()

@@ -13,24 +13,10 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 import tempfile
 import unicodedata
 
-CLI = os.environ["CARTOGRAPH_CLI"]
-failures = 0
-
-
-def check(name, condition):
-    global failures
-    print(("ok - " if condition else "not ok - ") + name)
-    if not condition:
-        failures += 1
-
-
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=600)
+from clitest import check, demo_site, demo_truth, finish, run
 
 
 def words(text):
@@ -77,13 +63,8 @@ def f1(n_actual, n_extracted, n_correct):
     return 2 * p * r / (p + r) if p + r else 0, p, r
 
 
-server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
-try:
-    url = server.stdout.readline().split()[-1]
-    truth = {}
-    for line in run("serve-demo", "--print-truth").stdout.splitlines():
-        page = json.loads(line)
-        truth[page["path"]] = page
+with demo_site() as url:
+    truth = demo_truth()
     with tempfile.TemporaryDirectory() as tmp:
         project = os.path.join(tmp, "demo")
 
@@ -199,9 +180,5 @@ try:
               len(r.stdout.splitlines()) == len(books))
         relearn = run("extract", "--project", project, "--class", "book", "--relearn")
         check("--relearn learns the wrapper again", relearn.returncode == 0 and "detail" in relearn.stdout)
-finally:
-    server.terminate()
-    server.wait(timeout=10)
 
-print("%d failed" % failures)
-sys.exit(1 if failures else 0)
+finish()

@@ -11,23 +11,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 
-CLI = os.environ["CARTOGRAPH_CLI"]
-failures = 0
-
-
-def check(name, condition):
-    global failures
-    print(("ok - " if condition else "not ok - ") + name)
-    if not condition:
-        failures += 1
-
-
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=600)
+from clitest import CLI, check, demo_site, demo_truth, finish, run
 
 
 def pages_of(project, crawl):
@@ -35,13 +22,8 @@ def pages_of(project, crawl):
     return [p for p in (json.loads(l) for l in lines) if p["crawl"] == crawl]
 
 
-server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
-try:
-    url = server.stdout.readline().split()[-1]
-    truth = {}
-    for line in run("serve-demo", "--print-truth").stdout.splitlines():
-        page = json.loads(line)
-        truth[page["path"]] = page["class"]
+with demo_site() as url:
+    truth = {path: page["class"] for path, page in demo_truth().items()}
     with tempfile.TemporaryDirectory() as tmp:
         project = os.path.join(tmp, "demo")
 
@@ -126,9 +108,5 @@ try:
         check("a model version the project lacks is refused", bad.returncode == 1)
         bad = run("harvest")
         check("harvest needs --project", bad.returncode == 2 and "--project" in bad.stderr)
-finally:
-    server.terminate()
-    server.wait(timeout=10)
 
-print("%d failed" % failures)
-sys.exit(1 if failures else 0)
+finish()

@@ -7,24 +7,15 @@ and the model exports in every format it has.
 import collections
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import xml.dom.minidom
 
-CLI = os.environ["CARTOGRAPH_CLI"]
-failures = 0
+import clitest
+from clitest import check, demo_site, demo_truth, finish
 
 
-def check(name, condition):
-    global failures
-    print(("ok - " if condition else "not ok - ") + name)
-    if not condition:
-        failures += 1
-
-
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=300)
+def run(*args, **kwargs):
+    return clitest.run(*args, timeout=300, **kwargs)
 
 
 def f_star_and_purity(pairs):
@@ -46,13 +37,8 @@ def f_star_and_purity(pairs):
     return f_star, purity
 
 
-server = subprocess.Popen([CLI, "serve-demo", "--port", "0"], stdout=subprocess.PIPE, text=True)
-try:
-    url = server.stdout.readline().split()[-1]
-    truth = {}
-    for line in run("serve-demo", "--print-truth").stdout.splitlines():
-        page = json.loads(line)
-        truth[page["path"]] = page["class"]
+with demo_site() as url:
+    truth = {path: page["class"] for path, page in demo_truth().items()}
     with tempfile.TemporaryDirectory() as tmp:
         project = os.path.join(tmp, "demo")
         model = run("model", url, "--project", project, "--no-politeness")
@@ -142,9 +128,5 @@ try:
 
         bad = run("model", url, "--project", project, "--pages", "0")
         check("--pages 0 is a usage error", bad.returncode == 2 and "--pages" in bad.stderr)
-finally:
-    server.terminate()
-    server.wait(timeout=10)
 
-print("%d failed" % failures)
-sys.exit(1 if failures else 0)
+finish()

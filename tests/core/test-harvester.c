@@ -13,6 +13,8 @@
 #include "cg-nav-patterns.h"
 #include "cg-site-explorer.h"
 #include "cg-target-map.h"
+#include "cg-test-files.h"
+#include "cg-test-server.h"
 #include "cg-url.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
@@ -46,24 +48,6 @@ typedef struct {
   guint        stop_after;    /* stop the harvest after this many pages, 0: never */
   CgHarvester *harvester;
 } Run;
-
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 explorer_finished_cb (CgSiteExplorer *explorer,
@@ -223,7 +207,7 @@ demo_free (Demo *demo)
   g_object_unref (demo->server);
   g_hash_table_unref (demo->class_truth);
   if (g_getenv ("CG_TEST_KEEP") == NULL)
-    rm_rf (demo->dir);
+    cg_test_remove_tree (demo->dir);
   else
     g_printerr ("kept %s\n", demo->dir);
   g_free (demo->dir);
@@ -621,18 +605,21 @@ warc_contents_clear (WarcContents *contents)
   g_clear_pointer (&contents->responses, g_hash_table_unref);
 }
 
+typedef void (*RecordFunc) (CgWarcRecord *record,
+                            gpointer      user_data);
+
+/* Calls @func on every record of the project's WARC files whose names
+ * start with @prefix; fails the test on a file that does not read. */
 static void
-read_warcs (Demo         *demo,
-            gint64        crawl_id,
-            WarcContents *contents)
+foreach_warc_record (Demo       *demo,
+                     const char *prefix,
+                     RecordFunc  func,
+                     gpointer    user_data)
 {
   g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
-  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
   g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
   const char *name;
 
-  contents->page_class = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  contents->responses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_assert_nonnull (dir);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
@@ -648,35 +635,70 @@ read_warcs (Demo         *demo,
       g_assert_no_error (error);
       while ((record = cg_warc_reader_next (reader, &error)) != NULL)
         {
-          const char *uri = cg_warc_record_get_target_uri (record);
-          CgWarcRecordType type = cg_warc_record_get_record_type (record);
-
-          if (type == CG_WARC_RECORD_RESPONSE || type == CG_WARC_RECORD_REVISIT)
-            g_hash_table_insert (contents->responses, g_strdup (uri),
-                                 GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (contents->responses, uri)) + 1));
-          if (type == CG_WARC_RECORD_REVISIT)
-            {
-              const char *profile = cg_warc_record_get_header (record, "WARC-Profile");
-
-              if (g_strcmp0 (profile, CG_WARC_REVISIT_PROFILE_NOT_MODIFIED) == 0)
-                contents->not_modified++;
-              else if (g_strcmp0 (profile, CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD) == 0)
-                contents->identical++;
-            }
-          if (type == CG_WARC_RECORD_METADATA)
-            {
-              GBytes *block = cg_warc_record_get_block (record);
-              g_autofree char *text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
-              g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
-
-              for (guint i = 0; lines[i] != NULL; i++)
-                if (g_str_has_prefix (lines[i], "page-class: "))
-                  g_hash_table_insert (contents->page_class, g_strdup (uri), g_strdup (lines[i] + 12));
-            }
+          func (record, user_data);
           cg_warc_record_unref (record);
         }
       g_assert_no_error (error);
     }
+}
+
+/* The page class a metadata record gives its page; NULL if it gives none. */
+static char *
+metadata_page_class (CgWarcRecord *record)
+{
+  GBytes *block = cg_warc_record_get_block (record);
+  g_autofree char *text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+  char *page_class = NULL;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "page-class: "))
+      {
+        g_free (page_class);
+        page_class = g_strdup (lines[i] + 12);
+      }
+  return page_class;
+}
+
+static void
+count_record_cb (CgWarcRecord *record,
+                 gpointer      user_data)
+{
+  WarcContents *contents = user_data;
+  const char *uri = cg_warc_record_get_target_uri (record);
+  CgWarcRecordType type = cg_warc_record_get_record_type (record);
+
+  if (type == CG_WARC_RECORD_RESPONSE || type == CG_WARC_RECORD_REVISIT)
+    g_hash_table_insert (contents->responses, g_strdup (uri),
+                         GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (contents->responses, uri)) + 1));
+  if (type == CG_WARC_RECORD_REVISIT)
+    {
+      const char *profile = cg_warc_record_get_header (record, "WARC-Profile");
+
+      if (g_strcmp0 (profile, CG_WARC_REVISIT_PROFILE_NOT_MODIFIED) == 0)
+        contents->not_modified++;
+      else if (g_strcmp0 (profile, CG_WARC_REVISIT_PROFILE_IDENTICAL_PAYLOAD) == 0)
+        contents->identical++;
+    }
+  if (type == CG_WARC_RECORD_METADATA)
+    {
+      char *page_class = metadata_page_class (record);
+
+      if (page_class != NULL)
+        g_hash_table_insert (contents->page_class, g_strdup (uri), page_class);
+    }
+}
+
+static void
+read_warcs (Demo         *demo,
+            gint64        crawl_id,
+            WarcContents *contents)
+{
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
+
+  contents->page_class = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  contents->responses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  foreach_warc_record (demo, prefix, count_record_cb, contents);
 }
 
 /* ---- tests ---------------------------------------------------------------------- */
@@ -1165,52 +1187,35 @@ learning_pages (Demo *demo)
   return pages;
 }
 
+static void
+reused_record_cb (CgWarcRecord *record,
+                  gpointer      user_data)
+{
+  GHashTable *classes = user_data;
+  const char *uri = cg_warc_record_get_target_uri (record);
+  char *page_class;
+
+  if (cg_warc_record_get_record_type (record) != CG_WARC_RECORD_METADATA)
+    return;
+  /* It is about the learning crawl's record of the page. */
+  g_assert_nonnull (cg_warc_record_get_header (record, "WARC-Concurrent-To"));
+  if (g_hash_table_contains (classes, uri))
+    g_error ("the reused page %s has two metadata records", uri);
+  page_class = metadata_page_class (record);
+  if (page_class != NULL)
+    g_hash_table_insert (classes, g_strdup (uri), page_class);
+}
+
 /* URL → page-class of the metadata records of the reused pages of the
  * harvest @crawl_id; fails on a page recorded twice. */
 static GHashTable *
 reused_metadata (Demo   *demo,
                  gint64  crawl_id)
 {
-  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
   g_autofree char *prefix = g_strdup_printf ("cartograph-reused-%" G_GINT64_FORMAT "-", crawl_id);
-  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
   GHashTable *classes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  const char *name;
 
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      g_autoptr(CgWarcReader) reader = NULL;
-      g_autoptr(GError) error = NULL;
-      CgWarcRecord *record;
-
-      if (!g_str_has_prefix (name, prefix) || !g_str_has_suffix (name, ".warc.gz"))
-        continue;
-      path = g_build_filename (warc_dir, name, NULL);
-      reader = cg_warc_reader_new (path, &error);
-      g_assert_no_error (error);
-      while ((record = cg_warc_reader_next (reader, &error)) != NULL)
-        {
-          if (cg_warc_record_get_record_type (record) == CG_WARC_RECORD_METADATA)
-            {
-              GBytes *block = cg_warc_record_get_block (record);
-              g_autofree char *text = g_strndup (g_bytes_get_data (block, NULL), g_bytes_get_size (block));
-              g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
-              const char *uri = cg_warc_record_get_target_uri (record);
-
-              /* It is about the learning crawl's record of the page. */
-              g_assert_nonnull (cg_warc_record_get_header (record, "WARC-Concurrent-To"));
-              if (g_hash_table_contains (classes, uri))
-                g_error ("the reused page %s has two metadata records", uri);
-              for (guint i = 0; lines[i] != NULL; i++)
-                if (g_str_has_prefix (lines[i], "page-class: "))
-                  g_hash_table_insert (classes, g_strdup (uri), g_strdup (lines[i] + 12));
-            }
-          cg_warc_record_unref (record);
-        }
-      g_assert_no_error (error);
-    }
+  foreach_warc_record (demo, prefix, reused_record_cb, classes);
   return classes;
 }
 
@@ -1585,7 +1590,7 @@ harvest_blog (const char  *base,
   g_clear_object (&harvester);
   g_clear_object (&project);
   if (g_getenv ("CG_TEST_KEEP") == NULL)
-    rm_rf (dir);
+    cg_test_remove_tree (dir);
 }
 
 /* A pattern whose pages only repeat what the others reached (tag pages
@@ -1595,19 +1600,10 @@ harvest_blog (const char  *base,
 static void
 test_prune (void)
 {
-  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
   g_autoptr(GHashTable) requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GError) error = NULL;
   g_autofree char *base = NULL;
+  g_autoptr(SoupServer) server = cg_test_server_new (blog_cb, requests, &base);
   BlogHarvest pruned = { 0 }, whole = { 0 };
-  GSList *uris;
-
-  soup_server_add_handler (server, NULL, blog_cb, requests, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  base = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
   harvest_blog (base, requests, FALSE, &whole);
   g_assert_cmpuint (whole.posts, ==, BLOG_POSTS);
@@ -1811,7 +1807,7 @@ main (int argc, char **argv)
 
   status = g_test_run ();
   g_clear_object (&demo_server);
-  rm_rf (template_dir);
+  cg_test_remove_tree (template_dir);
   g_free (template_dir);
   return status;
 }

@@ -11,6 +11,7 @@
 
 #include "cg-demo-server.h"
 #include "cg-site-explorer.h"
+#include "cg-test-files.h"
 
 /* Few pages keep the test short; the demo has hundreds. */
 #define MAX_PAGES 60
@@ -25,24 +26,6 @@ typedef struct {
   GPtrArray   *snapshots;        /* CgSiteModel, in the order received */
   guint        after_finished;   /* snapshots received after "finished" */
 } Run;
-
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 finished_cb (CgSiteExplorer *explorer,
@@ -213,7 +196,7 @@ test_explore (void)
   g_clear_object (&reader);
   g_clear_object (&project);
   run_clear (&run);
-  rm_rf (dir);
+  cg_test_remove_tree (dir);
 }
 
 /* Exploring the same site again makes its next version; without a
@@ -250,7 +233,7 @@ test_explore_again (void)
   g_clear_object (&project);
   run_clear (&first);
   run_clear (&second);
-  rm_rf (dir);
+  cg_test_remove_tree (dir);
 }
 
 /* With no interval (no pages is taken as one page), every page fetched
@@ -288,7 +271,7 @@ test_snapshot_every_page (void)
   g_clear_object (&explorer);
   g_clear_object (&project);
   run_clear (&run);
-  rm_rf (dir);
+  cg_test_remove_tree (dir);
 }
 
 /* Stopped at once, the exploration ends with an error and no model, and
@@ -325,7 +308,7 @@ test_stopped (void)
   g_clear_object (&explorer);
   g_clear_object (&project);
   run_clear (&run);
-  rm_rf (dir);
+  cg_test_remove_tree (dir);
 }
 
 /* A configuration without a seed is refused, naming what is missing. */
@@ -348,7 +331,7 @@ test_no_seed (void)
   g_assert_nonnull (strstr (error->message, "seed"));
 
   g_clear_object (&project);
-  rm_rf (dir);
+  cg_test_remove_tree (dir);
 }
 
 int

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "cg-store.h"
+#include "cg-test-files.h"
 
 typedef struct {
   char *dir;
@@ -21,46 +22,11 @@ fixture_set_up (Fixture *f, gconstpointer data)
 }
 
 static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (dir, name, NULL);
-      g_remove (child);
-    }
-  g_rmdir (dir);
-}
-
-static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  remove_tree (f->dir);
+  cg_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->path);
-}
-
-static GBytes *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-
-  g_file_get_contents (path, &contents, &length, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (contents, length);
-}
-
-static void
-write_file (const char *path, const void *data, gsize length)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, data, length, &error);
-  g_assert_no_error (error);
 }
 
 static void
@@ -95,11 +61,11 @@ test_create_refuses_existing_file (Fixture *f, gconstpointer data)
   g_autoptr(CgStore) store = NULL;
   g_autoptr(GBytes) after = NULL;
 
-  write_file (f->path, "precious", 8);
+  cg_test_write_file (f->path, "precious", 8);
   store = cg_store_create (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_EXISTS);
-  after = read_file (f->path);
+  after = cg_test_read_file (f->path);
   g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), "precious", 8);
 }
 
@@ -123,12 +89,12 @@ test_open_text_file (Fixture *f, gconstpointer data)
   g_autoptr(GBytes) after = NULL;
   const char *text = "These are somebody's notes, not a database.\n";
 
-  write_file (f->path, text, strlen (text));
+  cg_test_write_file (f->path, text, strlen (text));
   store = cg_store_open (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
   g_assert_nonnull (strstr (error->message, f->path));
-  after = read_file (f->path);
+  after = cg_test_read_file (f->path);
   g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), text, strlen (text));
 }
 
@@ -147,12 +113,12 @@ test_open_foreign_sqlite (Fixture *f, gconstpointer data)
                                      "INSERT INTO songs VALUES ('Volare');",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
-  before = read_file (f->path);
+  before = cg_test_read_file (f->path);
 
   store = cg_store_open (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT);
-  after = read_file (f->path);
+  after = cg_test_read_file (f->path);
   g_assert_true (g_bytes_equal (before, after));
   g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
 }
@@ -171,13 +137,13 @@ test_open_newer_schema (Fixture *f, gconstpointer data)
   g_assert_true (cg_store_exec (store, bump, &error));
   g_assert_true (cg_store_exec (store, "PRAGMA wal_checkpoint(TRUNCATE)", &error));
   g_clear_object (&store);
-  before = read_file (f->path);
+  before = cg_test_read_file (f->path);
 
   store = cg_store_open (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_TOO_NEW);
   g_assert_nonnull (strstr (error->message, "newer"));
-  after = read_file (f->path);
+  after = cg_test_read_file (f->path);
   g_assert_true (g_bytes_equal (before, after));
 }
 
@@ -208,14 +174,14 @@ test_open_damaged_pages (Fixture *f, gconstpointer data)
    * only a page-level check can notice. */
   for (gsize i = 4096 + 8; i < length; i += 97)
     contents[i] = (char) (contents[i] ^ 0x5a);
-  write_file (f->path, contents, length);
+  cg_test_write_file (f->path, contents, length);
   damaged = g_bytes_new_take (contents, length);
 
   store = cg_store_open (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
   g_assert_nonnull (strstr (error->message, "damaged"));
-  after = read_file (f->path);
+  after = cg_test_read_file (f->path);
   g_assert_true (g_bytes_equal (damaged, after));
 }
 

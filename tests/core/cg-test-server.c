@@ -1,0 +1,25 @@
+/* cg-test-server.c: a web site served in process on 127.0.0.1 for tests.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "cg-test-server.h"
+
+SoupServer *
+cg_test_server_new (SoupServerCallback   callback,
+                    gpointer             user_data,
+                    char               **out_base)
+{
+  SoupServer *server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  soup_server_add_handler (server, NULL, callback, user_data, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  g_assert_nonnull (uris);
+  *out_base = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  return server;
+}
