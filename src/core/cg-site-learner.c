@@ -111,9 +111,11 @@
  *
  * Names. A class is named after the first path segment its pages' URLs
  * share ("/book/…" gives "book"), else "home" for the entry's class, else
- * after the words its pages' titles (then headings) share that fewer than
- * half of all pages have, else "class-N"; names are made unique with
- * "-2", "-3"… */
+ * after the words its pages' titles (then headings, then the class
+ * attributes of their body, main and first article elements, where
+ * templates name themselves: "page-static", "single-post") share that
+ * fewer than half of all pages have, else "class-N"; names are made
+ * unique with "-2", "-3"… */
 #include "config.h"
 
 #include <string.h>
@@ -141,7 +143,15 @@ typedef struct {
   GPtrArray *default_xpaths;   /* char *, one per anchor */
   char      *title;
   char      *heading;
+  char      *template_classes;  /* class attributes of body, main, article */
 } Page;
+
+/* The texts of a page a class may be named from, in the order tried. */
+typedef enum {
+  PAGE_TEXT_TITLE,
+  PAGE_TEXT_HEADING,
+  PAGE_TEXT_TEMPLATE_CLASSES,
+} PageText;
 
 /* One refinement: the test on attribute @name of step @step raised to @level. */
 typedef struct {
@@ -237,6 +247,7 @@ page_free (Page *page)
   g_ptr_array_unref (page->default_xpaths);
   g_free (page->title);
   g_free (page->heading);
+  g_free (page->template_classes);
   g_free (page);
 }
 
@@ -1084,6 +1095,31 @@ first_element_text (htmlDocPtr  doc,
   return *collapsed != '\0' ? g_steal_pointer (&collapsed) : NULL;
 }
 
+/* The class attributes of the page's body, its main element and its
+ * first article, joined: templates often name themselves there
+ * ("page-static", "single single-post"), which names a class whose pages
+ * share no path segment and no words of their titles or headings. */
+static char *
+template_classes (htmlDocPtr doc)
+{
+  static const char * const expressions[] = {
+    "//body/@class", "(//main)[1]/@class", "(//article)[1]/@class",
+  };
+  g_autoptr(GString) joined = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (expressions); i++)
+    {
+      g_autofree char *classes = first_element_text (doc, expressions[i]);
+
+      if (classes == NULL)
+        continue;
+      if (joined->len > 0)
+        g_string_append_c (joined, ' ');
+      g_string_append (joined, classes);
+    }
+  return joined->len > 0 ? g_string_free (g_steal_pointer (&joined), FALSE) : NULL;
+}
+
 /* Parses @body and adds the page; returns its index or -1 with @error. */
 static int
 analyse_page (CgSiteLearner *self,
@@ -1128,6 +1164,7 @@ analyse_page (CgSiteLearner *self,
   page->url = g_strdup (url);
   page->title = first_element_text (doc, "//title");
   page->heading = first_element_text (doc, "//h1");
+  page->template_classes = template_classes (doc);
   xmlFreeDoc (doc);
 
   page->default_xpaths = g_ptr_array_new_with_free_func (g_free);
@@ -1876,14 +1913,31 @@ name_from_urls (CgSiteLearner *self,
   return common != NULL ? sanitize_name (common) : NULL;
 }
 
-/* Words of the pages' titles (or headings) that every page of the class
- * has and fewer than half of all pages have: the class's own words, not
- * the site's name. */
+static const char *
+page_text (Page     *page,
+           PageText  which)
+{
+  switch (which)
+    {
+    case PAGE_TEXT_TITLE:
+      return page->title != NULL ? page->title : "";
+    case PAGE_TEXT_HEADING:
+      return page->heading != NULL ? page->heading : "";
+    case PAGE_TEXT_TEMPLATE_CLASSES:
+      return page->template_classes != NULL ? page->template_classes : "";
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Words of the pages' titles (or other texts) that every page of the
+ * class has and fewer than half of all pages have: the class's own
+ * words, not the site's name. */
 static char *
 name_from_texts (CgSiteLearner *self,
                  const guint   *pages,
                  guint          n_pages,
-                 gboolean       headings)
+                 PageText       which)
 {
   g_autoptr(GHashTable) site_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto(GStrv) first_words = NULL;
@@ -1892,8 +1946,7 @@ name_from_texts (CgSiteLearner *self,
 
   for (guint i = 0; i < self->pages->len; i++)
     {
-      const char *text = headings ? get_page (self, i)->heading : get_page (self, i)->title;
-      g_auto(GStrv) words = cg_page_words (text != NULL ? text : "");
+      g_auto(GStrv) words = cg_page_words (page_text (get_page (self, i), which));
       g_autoptr(GHashTable) once = g_hash_table_new (g_str_hash, g_str_equal);
 
       for (guint w = 0; words[w] != NULL; w++)
@@ -1902,11 +1955,7 @@ name_from_texts (CgSiteLearner *self,
                                GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (site_counts, words[w])) + 1));
     }
 
-  {
-    const char *text = headings ? get_page (self, pages[0])->heading : get_page (self, pages[0])->title;
-
-    first_words = cg_page_words (text != NULL ? text : "");
-  }
+  first_words = cg_page_words (page_text (get_page (self, pages[0]), which));
   for (guint w = 0; first_words[w] != NULL && n_words < MAX_NAME_WORDS; w++)
     {
       const char *word = first_words[w];
@@ -1917,8 +1966,7 @@ name_from_texts (CgSiteLearner *self,
         continue;
       for (guint i = 1; i < n_pages && everywhere; i++)
         {
-          const char *text = headings ? get_page (self, pages[i])->heading : get_page (self, pages[i])->title;
-          g_auto(GStrv) words = cg_page_words (text != NULL ? text : "");
+          g_auto(GStrv) words = cg_page_words (page_text (get_page (self, pages[i]), which));
 
           everywhere = g_strv_contains ((const char * const *) words, word);
         }
@@ -1934,7 +1982,8 @@ name_from_texts (CgSiteLearner *self,
 
 /* Names every class, once per change of the classes: from the URLs, then
  * "home" for the entry's class, then from titles, then from headings,
- * else "class-N"; made unique with "-2", "-3"… */
+ * then from the template's class attributes, else "class-N"; made unique
+ * with "-2", "-3"… */
 static void
 ensure_names (CgSiteLearner *self)
 {
@@ -1955,10 +2004,8 @@ ensure_names (CgSiteLearner *self)
       name = name_from_urls (self, pages, n_pages);
       if (name == NULL && self->pages->len > 0 && page_class (self, 0) == (int) c)
         name = g_strdup ("home");
-      if (name == NULL)
-        name = name_from_texts (self, pages, n_pages, FALSE);
-      if (name == NULL)
-        name = name_from_texts (self, pages, n_pages, TRUE);
+      for (PageText which = PAGE_TEXT_TITLE; name == NULL && which <= PAGE_TEXT_TEMPLATE_CLASSES; which++)
+        name = name_from_texts (self, pages, n_pages, which);
       if (name == NULL)
         name = g_strdup_printf ("class-%u", c + 1);
 

@@ -23,6 +23,7 @@
 #include "cg-record-store.h"
 #include "cg-records-table.h"
 #include "cg-test-widgets.h"
+#include "core/cg-test-files.h"
 #include "cg-wrapper.h"
 
 #define N_CATEGORY_PAGES 4
@@ -352,24 +353,6 @@ site_set_up (void)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 site_tear_down (void)
 {
   g_clear_object (&site.model);
@@ -379,7 +362,7 @@ site_tear_down (void)
   g_clear_pointer (&site.book_urls, g_ptr_array_unref);
   g_clear_pointer (&site.author_urls, g_ptr_array_unref);
   g_clear_pointer (&site.records, g_ptr_array_unref);
-  remove_tree (site.dir);
+  cg_test_remove_tree (site.dir);
   g_free (site.dir);
 }
 
@@ -1387,6 +1370,6 @@ main (int argc, char **argv)
 
   status = g_test_run ();
   site_tear_down ();
-  remove_tree (home);
+  cg_test_remove_tree (home);
   return status;
 }

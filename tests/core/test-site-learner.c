@@ -1004,13 +1004,16 @@ test_demo_site (void)
   g_assert_cmpfloat (scores.purity, >=, 0.97);
 
   /* Names come from the URLs' constant first segment, "home" for the
-   * entry's class. */
+   * entry's class; the static pages (/about, /contact…) share neither a
+   * segment nor words of their titles and headings, and are named after
+   * their template's class attributes ("page-static", "static-page"). */
   g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_HOME), ==, "home");
   g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_CATEGORY), ==, "category");
   g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_BOOK), ==, "book");
   g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_AUTHOR), ==, "author");
   g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_AUTHOR_INDEX), ==, "authors");
   g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_SEARCH), ==, "search");
+  g_assert_cmpstr (cg_model_evaluation_get_match (evaluation, CG_DEMO_CLASS_STATIC), ==, "static");
   g_assert_cmpstr (cg_site_model_get_entry_class (model), ==, "home");
 
   /* Pagination: list self-loops on the category and search classes. */
