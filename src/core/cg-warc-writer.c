@@ -536,20 +536,6 @@ scratch_append_field (CgWarcWriter *self,
   scratch_append (self, "\r\n", 2);
 }
 
-static void
-checksum_update_large (GChecksum    *checksum,
-                       const guint8 *data,
-                       gsize         length)
-{
-  for (gsize done = 0; done < length;)
-    {
-      gsize n = MIN (length - done, (gsize) 1 << 30);
-
-      g_checksum_update (checksum, data + done, n);
-      done += n;
-    }
-}
-
 static gboolean
 write_all (int            fd,
            const guint8  *data,
@@ -594,7 +580,7 @@ write_spec (CgWarcWriter      *self,
             GError           **error)
 {
   g_autoptr(CgWarcRecordInfo) info = g_new0 (CgWarcRecordInfo, 1);
-  g_autoptr(GChecksum) block = NULL;
+  g_autoptr(CgWarcDigest) block = NULL;
   g_autofree char *length_text = NULL;
   const char *truncated;
   gsize bound;
@@ -603,10 +589,10 @@ write_spec (CgWarcWriter      *self,
 
   g_assert (self->fd >= 0);
 
-  block = g_checksum_new (cg_warc_digest_algorithm_get_checksum_type (self->algorithm));
-  checksum_update_large (block, spec->head, spec->head_length);
-  checksum_update_large (block, spec->body, spec->body_length);
-  info->block_digest = cg_warc_digest_finish (block, self->algorithm);
+  block = cg_warc_digest_new (self->algorithm);
+  cg_warc_digest_update (block, spec->head, spec->head_length);
+  cg_warc_digest_update (block, spec->body, spec->body_length);
+  info->block_digest = cg_warc_digest_to_string (block);
 
   if (spec->payload == PAYLOAD_BODY)
     info->payload_digest = cg_warc_digest_compute (self->algorithm, spec->body, spec->body_length);

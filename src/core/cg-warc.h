@@ -62,15 +62,23 @@ char          *cg_warc_base32_encode              (const guint8          *data,
 
 /* "sha1" or "sha256": the label that prefixes a digest value. */
 const char    *cg_warc_digest_algorithm_get_label (CgWarcDigestAlgorithm  algorithm);
-GChecksumType  cg_warc_digest_algorithm_get_checksum_type
-                                                  (CgWarcDigestAlgorithm  algorithm);
 
-/* Finishes checksum (made with the algorithm's checksum type) and returns
- * the WARC text form "LABEL:BASE32", for example "sha1:3I42H3S6...". */
-char          *cg_warc_digest_finish              (GChecksum             *checksum,
-                                                   CgWarcDigestAlgorithm  algorithm);
+/* A digest being computed piece by piece. */
+typedef struct _CgWarcDigest CgWarcDigest;
+
+CgWarcDigest  *cg_warc_digest_new                 (CgWarcDigestAlgorithm  algorithm);
+void           cg_warc_digest_update              (CgWarcDigest          *digest,
+                                                   const void            *data,
+                                                   gsize                  length);
+/* Returns the WARC text form "LABEL:BASE32", for example "sha1:3I42H3S6...",
+ * of what digest has been given; digest is then empty again, as if new. */
+char          *cg_warc_digest_to_string           (CgWarcDigest          *digest);
+void           cg_warc_digest_free                (CgWarcDigest          *digest);
+
 char          *cg_warc_digest_compute             (CgWarcDigestAlgorithm  algorithm,
                                                    const void            *data,
                                                    gsize                  length);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgWarcDigest, cg_warc_digest_free)
 
 G_END_DECLS

@@ -264,6 +264,60 @@ test_digest_known_values (void)
   g_assert_cmpstr (abc256, ==, "sha256:XJ4BNP4PAHH6UQKBIDPF3LRCEOYAGYNDSYLXVHFUCD7WD4QACWWQ====");
 }
 
+/* A digest given its data in uneven pieces (across the 64-byte blocks of
+ * SHA-1 and SHA-256) agrees with GLib's independent implementation, and
+ * starts again empty once read. */
+static void
+test_digest_in_pieces (void)
+{
+  static const CgWarcDigestAlgorithm algorithms[] = { CG_WARC_DIGEST_SHA1, CG_WARC_DIGEST_SHA256 };
+  static const GChecksumType types[] = { G_CHECKSUM_SHA1, G_CHECKSUM_SHA256 };
+  g_autofree guint8 *data = g_malloc (300000);
+  guint32 state = 12345;
+
+  for (gsize i = 0; i < 300000; i++)
+    {
+      state = state * 1103515245 + 12345;
+      data[i] = state >> 24;
+    }
+
+  for (gsize a = 0; a < G_N_ELEMENTS (algorithms); a++)
+    {
+      g_autoptr(CgWarcDigest) digest = cg_warc_digest_new (algorithms[a]);
+      g_autoptr(GChecksum) reference = g_checksum_new (types[a]);
+      g_autofree char *empty_expected = cg_warc_digest_compute (algorithms[a], "", 0);
+      g_autofree char *got = NULL;
+      g_autofree char *encoded = NULL;
+      g_autofree char *expected = NULL;
+      g_autofree char *empty = NULL;
+      g_autofree char *one_shot = NULL;
+      guint8 raw[32];
+      gsize raw_length = sizeof raw;
+      gsize done = 0;
+
+      for (gsize piece = 1; done < 300000; piece = piece * 3 + 1)
+        {
+          gsize n = MIN (piece % 70001, 300000 - done);
+
+          cg_warc_digest_update (digest, data + done, n);
+          cg_warc_digest_update (digest, NULL, 0);
+          done += n;
+        }
+      g_checksum_update (reference, data, 300000);
+      g_checksum_get_digest (reference, raw, &raw_length);
+      encoded = cg_warc_base32_encode (raw, raw_length);
+      expected = g_strconcat (cg_warc_digest_algorithm_get_label (algorithms[a]), ":", encoded, NULL);
+
+      got = cg_warc_digest_to_string (digest);
+      g_assert_cmpstr (got, ==, expected);
+      one_shot = cg_warc_digest_compute (algorithms[a], data, 300000);
+      g_assert_cmpstr (one_shot, ==, expected);
+
+      empty = cg_warc_digest_to_string (digest);
+      g_assert_cmpstr (empty, ==, empty_expected);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Round trip                                                          */
 
@@ -1646,6 +1700,7 @@ main (int argc, char **argv)
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   g_test_add_func ("/warc/digest/base32-rfc4648", test_base32_rfc4648);
   g_test_add_func ("/warc/digest/known-values", test_digest_known_values);
+  g_test_add_func ("/warc/digest/in-pieces", test_digest_in_pieces);
   ADD ("/warc/writer/round-trip", test_round_trip);
   ADD ("/warc/writer/sha256", test_sha256);
   ADD ("/warc/writer/given-payload-digest", test_given_payload_digest);
