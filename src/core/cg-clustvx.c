@@ -1775,13 +1775,20 @@ level_nodes (Builder   *b,
  * one of them holds lists of its own, three clusters or more with two
  * members or more inside it: results shown in sections, each a heading
  * and a table, whose rows are the records, and whose row clusters span
- * the sections. When the search ends without such a level, the seed's
- * level is taken. */
+ * the sections. The lists of a box of grouped records (see
+ * split_type_a ()) can take the search past the level of the other
+ * records, down to their fields when the fields share an Xstring (a
+ * company and a place, both spans, one member per span): once a level
+ * has had a cluster with one member in at least half of its nodes (a
+ * title per record), a deeper level whose nodes hold fewer than two
+ * clusters each on average is no records' level. When the search ends
+ * without such a level, the seed's level is taken. */
 static guint
 record_depth_type_a (Builder   *b,
                      Candidate *candidate)
 {
   guint lcp_depth = g_array_index (b->views, View, candidate->lcp).depth;
+  gboolean defined_above = FALSE;
 
   for (guint depth = lcp_depth + 1; depth < lcp_depth + 64; depth++)
     {
@@ -1791,7 +1798,13 @@ record_depth_type_a (Builder   *b,
 
       level_nodes (b, candidate, depth, &coverage, &single, &per_node, &most);
       if (single && coverage >= 0.5)
-        return depth;
+        {
+          if (depth > lcp_depth + 1 && per_node < 2 && defined_above)
+            break;
+          return depth;
+        }
+      if (coverage >= 0.5)
+        defined_above = TRUE;
       if (level_nodes (b, candidate, depth + 1, &deeper_coverage, &deeper_single, &deeper_per_node, &deeper_most) < 2 ||
           (deeper_per_node < 2 && deeper_most < 3))
         break;
@@ -1808,13 +1821,80 @@ compare_uint (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* Whether @node, one of the @nodes at @depth, is a list of its own among
+ * records (see segment_type_a ()): more than half of all its items are of
+ * one cluster, repeated inside it, which is found in fewer than half of
+ * @nodes, and it repeats no other cluster. */
+static gboolean
+is_list_of_its_own (Builder    *b,
+                    guint       node,
+                    guint       depth,
+                    GHashTable *nodes)
+{
+  const View *view = &g_array_index (b->views, View, node);
+  g_autoptr(GHashTable) members = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) holders = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  guint top = 0, top_cluster = 0, repeated = 0;
+  const Cluster *cluster;
+
+  for (guint c = view->content_start; c < view->content_end; c++)
+    {
+      guint id = g_array_index (b->contents, Content, c).cluster;
+      gpointer k = GUINT_TO_POINTER (id);
+
+      /* An item whose Xstring is found once in the page has no cluster. */
+      if (id == NO_NODE)
+        continue;
+      g_hash_table_insert (members, k, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (members, k)) + 1));
+    }
+  g_hash_table_iter_init (&iter, members);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint n = GPOINTER_TO_UINT (value);
+
+      if (n < 2)
+        continue;
+      repeated++;
+      if (n > top)
+        {
+          top = n;
+          top_cluster = GPOINTER_TO_UINT (key);
+        }
+    }
+  if (repeated != 1 || 2 * top <= view->content_end - view->content_start)
+    return FALSE;
+
+  cluster = g_ptr_array_index (b->clusters, top_cluster);
+  for (guint m = 0; m < cluster->members->len; m++)
+    {
+      guint member = g_array_index (b->contents, Content, g_array_index (cluster->members, guint, m)).view;
+      gpointer holder;
+
+      if (g_array_index (b->views, View, member).depth < depth)
+        continue;
+      holder = GUINT_TO_POINTER (ancestor_at_depth (b, member, depth));
+      if (g_hash_table_contains (nodes, holder))
+        g_hash_table_add (holders, holder);
+    }
+  return 2 * g_hash_table_size (holders) < g_hash_table_size (nodes);
+}
+
 /* The records of a type-A region: the nodes at @depth that hold items of
  * its clusters, in document order. Below the region element's children
  * (a grid's cells, a masonry layout's cards), the containers in between
  * may hold other things than records, an advertisement or a heading in
  * each column: there only the nodes that hold an item of a record-defining
  * cluster (one member per node, in at least half of the nodes) are
- * records. */
+ * records. At the region element's children, a node most of whose items
+ * are members of one cluster repeated inside it, which fewer than half of
+ * the nodes hold, and which repeats no other cluster, is a list of its
+ * own among the records rather than a record: a row of page links above
+ * and below the rows of a results table (whose current page, in bold,
+ * may well share the Xstring of an item of the records). A box of grouped
+ * records repeats several clusters and stays, to be split by
+ * split_type_a (). */
 static void
 segment_type_a (Builder   *b,
                 Candidate *candidate,
@@ -1872,8 +1952,11 @@ segment_type_a (Builder   *b,
     {
       guint node = GPOINTER_TO_UINT (key);
 
-      if (defined == NULL || g_hash_table_contains (defined, key))
-        g_array_append_val (order, node);
+      if (defined != NULL && !g_hash_table_contains (defined, key))
+        continue;
+      if (!deeper && is_list_of_its_own (b, node, depth, nodes))
+        continue;
+      g_array_append_val (order, node);
     }
   /* View indices are in document order. */
   g_array_sort (order, compare_uint);

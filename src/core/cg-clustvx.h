@@ -84,7 +84,13 @@ G_BEGIN_DECLS
  *    search also goes deeper through nodes that hold lists of their own
  *    (three clusters or more with several members inside one node), so
  *    that results shown in sections, a heading and a table of rows each,
- *    are cut at the rows rather than at the sections.
+ *    are cut at the rows rather than at the sections. It stops at the
+ *    seed's level, though, when a shallower level already had a cluster
+ *    with one member in at least half of its nodes (a title per record)
+ *    and the deeper level's nodes hold one item each on average: those
+ *    nodes are the fields of records whose fields share an Xstring
+ *    (company and place both spans), and the boxes whose lists took
+ *    the search deeper are split as below.
  *  - The seed's decision between types A and B (its Fig. 2.10) was lost.
  *    A region is of type B when a cluster with one member per child of
  *    the region element leaves gaps between its children that mostly hold
@@ -98,6 +104,13 @@ G_BEGIN_DECLS
  *    the same items as most records is added to the region, which then
  *    becomes the element that holds all its records, and record_xpath is
  *    the union of the records' two paths ("div | div/div").
+ *  - A child of the region element most of whose items are of one
+ *    cluster repeated inside it, which fewer than half of the children
+ *    hold, and which repeats no other cluster, is a list of its own and
+ *    no record: a row of page links above and below the rows of a results
+ *    table. The seed makes every child holding an item of the region's
+ *    clusters a record (the current page, in bold, may share the Xstring
+ *    of an item of the records).
  *  - A region must hold at least CgClustvxOptions.min_records records (2,
  *    the seed's definition of a list page).
  *  - An attribute that only some records of a list show (the season and

@@ -845,6 +845,78 @@ test_grouped_records (void)
   g_assert_cmpstr (region->record_xpath, ==, "div/div/div/div | div");
 }
 
+/* The same page where every field of an organic result is a span (the
+ * title a link inside one): the organic rows are still the records, not
+ * their spans, although no span holds items of two clusters. */
+static void
+test_grouped_records_spans (void)
+{
+  GString *html = g_string_new ("<html><body><div id=\"jobs\">");
+  g_autoptr(xmlDoc) doc = NULL;
+  g_autoptr(CgClustvxResult) result = NULL;
+  CgClustvxRegion *region;
+
+  g_string_append (html, "<div class=\"sponsored\"><h4>Jobs from our partners</h4><div><div>");
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
+                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
+                            i, i, i);
+  g_string_append (html, "</div></div></div>");
+  for (guint i = 0; i < 6; i++)
+    g_string_append_printf (html, "<div class=\"row\"><span><a href=\"/job/%u\">Job %u</a></span>"
+                            "<span>Company %u</span><span>Calgary</span></div>", i, i, i);
+  g_string_append (html, "<div class=\"sponsored\"><h4>More jobs from our partners</h4><div><div>");
+  for (guint i = 3; i < 5; i++)
+    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
+                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
+                            i, i, i);
+  g_string_append (html, "</div></div></div></div></body></html>");
+  doc = parse (html->str);
+  g_string_free (html, TRUE);
+  result = extract (doc, NULL);
+  region = region_at (result, 0);
+
+  g_assert_cmpstr (region->xpath, ==, "/html[1]/body[1]/div[1]");
+  g_assert_cmpuint (region->records->len, ==, 11);
+  assert_record (region, 0, "Sponsored job 0 | Agency 0 | Edmonton | Sponsored");
+  assert_record (region, 3, "Job 0 | Company 0 | Calgary");
+  assert_record (region, 8, "Job 5 | Company 5 | Calgary");
+  assert_record (region, 10, "Sponsored job 4 | Agency 4 | Edmonton | Sponsored");
+}
+
+/* A results table whose first and last rows are page links (the current
+ * page in bold, as each result's title): those two rows are no records. */
+static void
+test_pager_rows (void)
+{
+  GString *html = g_string_new ("<html><body><table><tbody>");
+  g_autoptr(xmlDoc) doc = NULL;
+  g_autoptr(CgClustvxResult) result = NULL;
+  CgClustvxRegion *region;
+
+  for (guint pager = 0; pager < 2; pager++)
+    {
+      if (pager == 1)
+        for (guint i = 1; i <= 6; i++)
+          g_string_append_printf (html, "<tr><td>%u. <a href=\"/song/%u\"><b>Song %u</b></a> by <b>Artist %u</b>"
+                                  "<br><small>Lyrics of song %u</small></td></tr>", i, i, i, i, i);
+      g_string_append (html, "<tr><td><b>1</b>");
+      for (guint page = 2; page <= 8; page++)
+        g_string_append_printf (html, " <a class=\"nav\" href=\"/search?p=%u\">%u</a>", page, page);
+      g_string_append (html, "</td></tr>");
+    }
+  g_string_append (html, "</tbody></table></body></html>");
+  doc = parse (html->str);
+  g_string_free (html, TRUE);
+  result = extract (doc, NULL);
+  region = region_at (result, 0);
+
+  g_assert_cmpstr (region->xpath, ==, "/html[1]/body[1]/table[1]/tbody[1]");
+  g_assert_cmpuint (region->records->len, ==, 6);
+  assert_record (region, 0, "1. | Song 1 | by Artist 1 | Lyrics of song 1");
+  assert_record (region, 5, "6. | Song 6 | by Artist 6 | Lyrics of song 6");
+}
+
 /* A declarative shadow root is shown; any other template is not. */
 static void
 test_shadow_root (void)
@@ -1271,6 +1343,8 @@ main (int    argc,
   g_test_add_func ("/clustvx/sections-spanning", test_sections_spanning);
   g_test_add_func ("/clustvx/optional-attribute-rows", test_optional_attribute_rows);
   g_test_add_func ("/clustvx/grouped-records", test_grouped_records);
+  g_test_add_func ("/clustvx/grouped-records-spans", test_grouped_records_spans);
+  g_test_add_func ("/clustvx/pager-rows", test_pager_rows);
   g_test_add_func ("/clustvx/xpaths-on-plain-dom", test_xpaths_on_plain_dom);
   g_test_add_func ("/clustvx/no-repetition", test_no_repetition);
   g_test_add_func ("/clustvx/one-record", test_one_record);
