@@ -21,6 +21,27 @@ cg_test_iterate (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
+char *
+cg_test_init_app (int       *argc,
+                  char    ***argv,
+                  gboolean   c_locale)
+{
+  g_autoptr(GError) error = NULL;
+  char *home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  if (c_locale)
+    gtk_disable_setlocale ();
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+  g_main_context_acquire (g_main_context_default ());
+  return home;
+}
+
 static gboolean
 wake_up_cb (gpointer user_data)
 {

@@ -14,6 +14,17 @@ G_BEGIN_DECLS
  * things work. */
 #define CG_TEST_WAIT_TIMEOUT_S 120
 
+/* How an app test starts: in a throw-away home (HOME and the XDG data,
+ * config and cache folders), so that nothing the window writes lands in
+ * the user's; with GTK and libadwaita set up (in the C locale when
+ * @c_locale, for checks of numbers as C writes them); owning the default
+ * main context for the whole test, so that what crawls report from their
+ * threads stays on this thread between the iterations tests run by hand.
+ * Returns the home folder. */
+char               *cg_test_init_app         (int             *argc,
+                                              char          ***argv,
+                                              gboolean         c_locale);
+
 typedef gboolean (*CgTestCondition)   (gpointer   user_data);
 typedef gboolean (*CgTestWidgetMatch) (GtkWidget *widget,
                                        gpointer   user_data);

@@ -1341,18 +1341,9 @@ test_archived_page (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
+  g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
   int status;
 
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
   site_set_up ();
 
   g_test_add_func ("/class-view/records", test_records);

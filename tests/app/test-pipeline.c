@@ -237,17 +237,7 @@ test_renderer_stop (Fixture       *fixture,
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmp_home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  g_setenv ("HOME", tmp_home, TRUE);
-  g_setenv ("XDG_DATA_HOME", tmp_home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  g_main_context_acquire (g_main_context_default ());
+  g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
 
   g_test_add ("/pipeline/renderer/output", Fixture, NULL,
               fixture_set_up, test_renderer_output, fixture_tear_down);

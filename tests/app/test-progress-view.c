@@ -236,22 +236,8 @@ test_nice_step (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmp_home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  g_setenv ("HOME", tmp_home, TRUE);
-  g_setenv ("XDG_DATA_HOME", tmp_home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_home, TRUE);
-
   /* Numbers are checked as the C locale writes them. */
-  gtk_disable_setlocale ();
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  /* Crawls report to the main context from their threads; owning it for
-   * the whole test keeps their reports on this thread between the
-   * iterations the tests run by hand. */
-  g_main_context_acquire (g_main_context_default ());
+  g_autofree char *home = cg_test_init_app (&argc, &argv, TRUE);
 
   g_test_add_func ("/progress-view/counters", test_counters);
   g_test_add_func ("/progress-view/events", test_events);

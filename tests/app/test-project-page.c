@@ -709,22 +709,8 @@ test_stop_exploration (Fixture       *f,
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
-
-  tmp_home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("HOME", tmp_home, TRUE);
-  g_setenv ("XDG_DATA_HOME", tmp_home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_home, TRUE);
-
   /* Counts are checked as the C locale writes them. */
-  gtk_disable_setlocale ();
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  /* Crawls report to the main context from their threads; owning it for
-   * the whole test keeps their reports on this thread between the
-   * iterations the tests run by hand. */
-  g_main_context_acquire (g_main_context_default ());
+  tmp_home = cg_test_init_app (&argc, &argv, TRUE);
 
   g_test_add ("/project-page/empty", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_empty, fixture_tear_down);
   g_test_add ("/project-page/bad-stored-exploration", Fixture, GINT_TO_POINTER (FALSE),

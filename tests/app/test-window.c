@@ -303,21 +303,7 @@ test_preferences (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
-
-  /* Keep every file the window writes inside a throw-away home. */
-  tmp_home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("HOME", tmp_home, TRUE);
-  g_setenv ("XDG_DATA_HOME", tmp_home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  /* Crawls report to the main context from their threads; owning it for
-   * the whole test keeps their reports on this thread between the
-   * iterations the tests run by hand. */
-  g_main_context_acquire (g_main_context_default ());
+  tmp_home = cg_test_init_app (&argc, &argv, FALSE);
 
   g_test_add_func ("/window/start-page", test_start_page);
   g_test_add_func ("/window/validate-url", test_validate_url);

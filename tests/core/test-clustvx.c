@@ -801,6 +801,23 @@ test_optional_attribute_rows (void)
     }
 }
 
+/* A box of sponsored job results @first to @end - 1, in a markup of
+ * their own (the title a link of its own, no heading), below a heading
+ * and two wrappers, as job search pages show them among the others. */
+static void
+append_sponsored_box (GString    *html,
+                      const char *heading,
+                      guint       first,
+                      guint       end)
+{
+  g_string_append_printf (html, "<div class=\"sponsored\"><h4>%s</h4><div><div>", heading);
+  for (guint i = first; i < end; i++)
+    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
+                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
+                            i, i, i);
+  g_string_append (html, "</div></div></div>");
+}
+
 /* Job search results with the sponsored results grouped in a box above
  * and below the others, in a markup of their own (the title a link of
  * its own, no heading): each box is a child of the results' element
@@ -815,22 +832,13 @@ test_grouped_records (void)
   g_autoptr(CgClustvxResult) result = NULL;
   CgClustvxRegion *region;
 
-  g_string_append (html, "<div class=\"sponsored\"><h4>Jobs from our partners</h4><div><div>");
-  for (guint i = 0; i < 3; i++)
-    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
-                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
-                            i, i, i);
-  g_string_append (html, "</div></div></div>");
+  append_sponsored_box (html, "Jobs from our partners", 0, 3);
   for (guint i = 0; i < 6; i++)
     g_string_append_printf (html, "<div class=\"row\"><h2><a href=\"/job/%u\">Job %u</a></h2>"
                             "<span>Company %u</span><address>Calgary</address><p>Summary of job %u</p>"
                             "<time>%u days ago</time></div>", i, i, i, i, i + 1);
-  g_string_append (html, "<div class=\"sponsored\"><h4>More jobs from our partners</h4><div><div>");
-  for (guint i = 3; i < 5; i++)
-    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
-                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
-                            i, i, i);
-  g_string_append (html, "</div></div></div></div></body></html>");
+  append_sponsored_box (html, "More jobs from our partners", 3, 5);
+  g_string_append (html, "</div></body></html>");
   doc = parse (html->str);
   g_string_free (html, TRUE);
   result = extract (doc, NULL);
@@ -856,21 +864,12 @@ test_grouped_records_spans (void)
   g_autoptr(CgClustvxResult) result = NULL;
   CgClustvxRegion *region;
 
-  g_string_append (html, "<div class=\"sponsored\"><h4>Jobs from our partners</h4><div><div>");
-  for (guint i = 0; i < 3; i++)
-    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
-                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
-                            i, i, i);
-  g_string_append (html, "</div></div></div>");
+  append_sponsored_box (html, "Jobs from our partners", 0, 3);
   for (guint i = 0; i < 6; i++)
     g_string_append_printf (html, "<div class=\"row\"><span><a href=\"/job/%u\">Job %u</a></span>"
                             "<span>Company %u</span><span>Calgary</span></div>", i, i, i);
-  g_string_append (html, "<div class=\"sponsored\"><h4>More jobs from our partners</h4><div><div>");
-  for (guint i = 3; i < 5; i++)
-    g_string_append_printf (html, "<div class=\"row\"><a href=\"/ad/%u\">Sponsored job %u</a>"
-                            "<div><span>Agency %u</span><span>Edmonton</span></div><em>Sponsored</em></div>",
-                            i, i, i);
-  g_string_append (html, "</div></div></div></div></body></html>");
+  append_sponsored_box (html, "More jobs from our partners", 3, 5);
+  g_string_append (html, "</div></body></html>");
   doc = parse (html->str);
   g_string_free (html, TRUE);
   result = extract (doc, NULL);
