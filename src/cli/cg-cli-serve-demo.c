@@ -51,8 +51,6 @@ cg_cli_serve_demo (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
   int exit_code = CG_CLI_EXIT_OK;
-  guint sigint_id;
-  guint sigterm_id;
   const GOptionEntry entries[] = {
     { "port", 0, 0, G_OPTION_ARG_INT, &port,
       N_("The port to listen on, from 1 to 65535 (default: any free port)"), N_("N") },
@@ -95,11 +93,14 @@ cg_cli_serve_demo (int    argc,
   fflush (stdout);
 
   loop = g_main_loop_new (NULL, FALSE);
-  sigint_id = g_unix_signal_add (SIGINT, quit_cb, loop);
-  sigterm_id = g_unix_signal_add (SIGTERM, quit_cb, loop);
+  /* The handlers stay until the process ends: removing the last one
+   * gives the signal its default action back, and a second SIGTERM while
+   * the server stops (timeout(1) sends one to the command, then one to
+   * its whole process group) would then kill the command instead of
+   * letting it end with status 0. */
+  g_unix_signal_add (SIGINT, quit_cb, loop);
+  g_unix_signal_add (SIGTERM, quit_cb, loop);
   g_main_loop_run (loop);
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
 
   cg_demo_server_stop (server);
   return CG_CLI_EXIT_OK;
