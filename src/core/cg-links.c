@@ -621,6 +621,20 @@ scan_css_of (Walk        *walk,
   walk->css_node = NULL;
 }
 
+/* Emits every image URL of a srcset attribute's value. */
+static void
+emit_srcset (Walk        *walk,
+             xmlNodePtr   node,
+             const char  *srcset,
+             const char  *element,
+             const char  *attribute)
+{
+  g_auto(GStrv) urls = cg_links_parse_srcset (srcset);
+
+  for (guint i = 0; urls[i] != NULL; i++)
+    emit (walk, node, urls[i], CG_HOP_EMBED, element, attribute, NULL);
+}
+
 static char *
 get_attr (xmlNodePtr  node,
           const char *name)
@@ -906,16 +920,11 @@ tree_reference_cb (gpointer    user_data,
                    CgHopType   hop)
 {
   TreeVisit *visit = user_data;
-  g_auto(GStrv) urls = NULL;
 
-  if (!srcset)
-    {
-      emit (visit->walk, visit->node, value, hop, element, attribute, NULL);
-      return;
-    }
-  urls = cg_links_parse_srcset (value);
-  for (guint i = 0; urls[i] != NULL; i++)
-    emit (visit->walk, visit->node, urls[i], CG_HOP_EMBED, element, attribute, NULL);
+  if (srcset)
+    emit_srcset (visit->walk, visit->node, value, element, attribute);
+  else
+    emit (visit->walk, visit->node, value, hop, element, attribute, NULL);
 }
 
 static void
@@ -1451,12 +1460,7 @@ sax_emit (SaxReader   *reader,
                 record->has_text ? record->text : NULL);
           break;
         case RECORD_SRCSET:
-          {
-            g_auto(GStrv) urls = cg_links_parse_srcset (record->value);
-
-            for (guint j = 0; urls[j] != NULL; j++)
-              emit (&walk, NULL, urls[j], CG_HOP_EMBED, record->element, record->attribute, NULL);
-          }
+          emit_srcset (&walk, NULL, record->value, record->element, record->attribute);
           break;
         case RECORD_CSS:
           scan_css_of (&walk, NULL, record->value, record->element, record->attribute);

@@ -138,6 +138,22 @@ region_free (Region *region)
   g_free (region);
 }
 
+/* Adds the column names of @columns the region does not have yet, in
+ * their order. */
+static void
+region_add_names (Region             *region,
+                  const char * const *columns)
+{
+  for (guint i = 0; columns != NULL && columns[i] != NULL; i++)
+    if (!g_hash_table_contains (region->has_name, columns[i]))
+      {
+        char *name = g_strdup (columns[i]);
+
+        g_ptr_array_add (region->names, name);
+        g_hash_table_add (region->has_name, name);
+      }
+}
+
 static Region *
 region_new (const char         *xpath,
             const char * const *columns,
@@ -151,14 +167,7 @@ region_new (const char         *xpath,
   region->names = g_ptr_array_new_with_free_func (g_free);
   region->has_name = g_hash_table_new (g_str_hash, g_str_equal);
   region->first = G_MAXUINT;
-  for (guint i = 0; columns != NULL && columns[i] != NULL; i++)
-    if (!g_hash_table_contains (region->has_name, columns[i]))
-      {
-        char *name = g_strdup (columns[i]);
-
-        g_ptr_array_add (region->names, name);
-        g_hash_table_add (region->has_name, name);
-      }
+  region_add_names (region, columns);
   return region;
 }
 
@@ -169,14 +178,7 @@ region_add_record (Region         *region,
 {
   region->public.n_records++;
   region->first = MIN (region->first, index);
-  for (guint i = 0; record->columns != NULL && record->columns[i] != NULL; i++)
-    if (!g_hash_table_contains (region->has_name, record->columns[i]))
-      {
-        char *name = g_strdup (record->columns[i]);
-
-        g_ptr_array_add (region->names, name);
-        g_hash_table_add (region->has_name, name);
-      }
+  region_add_names (region, (const char * const *) record->columns);
 }
 
 static gboolean

@@ -596,6 +596,31 @@ test_menu (void)
 /* A list whose pages link to each other is a self-loop; a redirect back
  * to the linking page is no link; a redirect to another page makes the URL
  * a name of that page. */
+/* A list of items over @n_pages pages, /list then /list?page=N, four
+ * items (/item/K) a page and links to every other page. */
+static void
+add_item_list (GHashTable *site,
+               guint       n_pages)
+{
+  for (guint page = 1; page <= n_pages; page++)
+    {
+      g_autoptr(GString) body = g_string_new ("<ul class=\"items\">");
+      g_autofree char *path = page == 1 ? g_strdup ("/list") : g_strdup_printf ("/list?page=%u", page);
+      g_autofree char *html = NULL;
+
+      for (guint k = 1; k <= 4; k++)
+        g_string_append_printf (body, "<li><a href=\"/item/%u\">Item</a></li>", (page - 1) * 4 + k);
+      g_string_append (body, "</ul><div class=\"pages\">");
+      for (guint other = 1; other <= n_pages; other++)
+        if (other != page)
+          g_string_append_printf (body, "<a href=\"/list%s%.0u\">%u</a>", other == 1 ? "" : "?page=",
+                                  other == 1 ? 0 : other, other);
+      g_string_append (body, "</div>");
+      html = fake_html ("article", "Items", body->str);
+      fake_add (site, path, html);
+    }
+}
+
 static void
 test_pagination_and_redirects (void)
 {
@@ -616,23 +641,7 @@ test_pagination_and_redirects (void)
   fake_add (site, "/", home);
   /* The valuation form is the home page itself. */
   fake_add_redirect (site, "/valuation", "/");
-  for (guint page = 1; page <= 6; page++)
-    {
-      g_autoptr(GString) body = g_string_new ("<ul class=\"items\">");
-      g_autofree char *path = page == 1 ? g_strdup ("/list") : g_strdup_printf ("/list?page=%u", page);
-      g_autofree char *html = NULL;
-
-      for (guint k = 1; k <= 4; k++)
-        g_string_append_printf (body, "<li><a href=\"/item/%u\">Item</a></li>", (page - 1) * 4 + k);
-      g_string_append (body, "</ul><div class=\"pages\">");
-      for (guint other = 1; other <= 6; other++)
-        if (other != page)
-          g_string_append_printf (body, "<a href=\"/list%s%.0u\">%u</a>", other == 1 ? "" : "?page=",
-                                  other == 1 ? 0 : other, other);
-      g_string_append (body, "</div>");
-      html = fake_html ("article", "Items", body->str);
-      fake_add (site, path, html);
-    }
+  add_item_list (site, 6);
   for (guint k = 1; k <= 24; k++)
     {
       g_autofree char *path = g_strdup_printf ("/item/%u", k);
@@ -835,23 +844,7 @@ test_query_variants (void)
 
   home = fake_html ("gallery", "Home", "<nav class=\"top\"><a href=\"/list\">All items</a></nav>");
   fake_add (site, "/", home);
-  for (guint page = 1; page <= 3; page++)
-    {
-      g_autoptr(GString) body = g_string_new ("<ul class=\"items\">");
-      g_autofree char *path = page == 1 ? g_strdup ("/list") : g_strdup_printf ("/list?page=%u", page);
-      g_autofree char *html = NULL;
-
-      for (guint k = 1; k <= 4; k++)
-        g_string_append_printf (body, "<li><a href=\"/item/%u\">Item</a></li>", (page - 1) * 4 + k);
-      g_string_append (body, "</ul><div class=\"pages\">");
-      for (guint other = 1; other <= 3; other++)
-        if (other != page)
-          g_string_append_printf (body, "<a href=\"/list%s%.0u\">%u</a>", other == 1 ? "" : "?page=",
-                                  other == 1 ? 0 : other, other);
-      g_string_append (body, "</div>");
-      html = fake_html ("article", "Items", body->str);
-      fake_add (site, path, html);
-    }
+  add_item_list (site, 3);
   for (guint k = 1; k <= 12; k++)
     {
       g_autoptr(GString) links = g_string_new ("<p class=\"back\"><a href=\"/list\">Back</a></p><ol class=\"comments\">");
