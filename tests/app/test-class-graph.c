@@ -217,6 +217,13 @@ test_layout (void)
 }
 
 /* A window with the graph in it, shown and laid out. */
+static gboolean
+graph_is_shown (gpointer graph)
+{
+  return !cg_class_graph_is_layout_pending (graph) &&
+         gtk_widget_get_width (graph) > 0 && gtk_widget_get_mapped (graph);
+}
+
 static GtkWidget *
 show_graph (CgSiteModel *model,
             int          width,
@@ -230,9 +237,7 @@ show_graph (CgSiteModel *model,
   gtk_window_set_child (GTK_WINDOW (window), graph);
   cg_class_graph_set_model (CG_CLASS_GRAPH (graph), model);
   gtk_window_present (GTK_WINDOW (window));
-  while (cg_class_graph_is_layout_pending (CG_CLASS_GRAPH (graph)) ||
-         gtk_widget_get_width (graph) == 0 || !gtk_widget_get_mapped (graph))
-    g_main_context_iteration (NULL, TRUE);
+  cg_test_wait_for (graph_is_shown, graph, "the graph's first layout on screen");
   cg_test_iterate ();
   *out_window = GTK_WINDOW (window);
   return graph;
