@@ -1538,7 +1538,9 @@ cg_class_graph_focus (GtkWidget        *widget,
     if (g_strcmp0 (get_node (self, g_array_index (order, guint, i))->name, self->focused) == 0)
       current = i;
 
-  if (!gtk_widget_has_focus (widget))
+  /* is_focus, not has_focus: has_focus is FALSE while another window is
+   * active, and Tab would then enter the graph again and again. */
+  if (!gtk_widget_is_focus (widget))
     {
       /* Entering the graph: the first or last node, by the way in. */
       if (direction == GTK_DIR_TAB_BACKWARD)

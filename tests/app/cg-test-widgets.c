@@ -82,6 +82,31 @@ cg_test_wait_for_flag (const gboolean *flag,
   cg_test_wait_for (flag_is_set, (gpointer) flag, what);
 }
 
+static gboolean
+result_is_set (gpointer user_data)
+{
+  return *(GAsyncResult **) user_data != NULL;
+}
+
+/* An asynchronous call's callback that keeps its result in the
+ * GAsyncResult pointer @user_data, for cg_test_wait_for_result(). */
+void
+cg_test_store_result (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Waits for an asynchronous call whose callback, cg_test_store_result(),
+ * stores its result in @result. */
+void
+cg_test_wait_for_result (GAsyncResult **result,
+                         const char    *what)
+{
+  cg_test_wait_for (result_is_set, result, what);
+}
+
 /* The first widget below @root, @root included, that @match accepts. */
 GtkWidget *
 cg_test_find_matching (GtkWidget         *root,

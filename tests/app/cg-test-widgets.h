@@ -11,8 +11,10 @@
 G_BEGIN_DECLS
 
 /* Generous: CI machines are slow and shared. Nothing waits this long when
- * things work. */
-#define CG_TEST_WAIT_TIMEOUT_S 120
+ * things work. Well under the app tests' own time limit in
+ * tests/meson.build, so that a stuck wait fails naming what it waited for
+ * instead of being killed without a word. */
+#define CG_TEST_WAIT_TIMEOUT_S 60
 
 /* How an app test starts: in a throw-away home (HOME and the XDG data,
  * config and cache folders), so that nothing the window writes lands in
@@ -34,6 +36,11 @@ void                cg_test_wait_for         (CgTestCondition  condition,
                                               gpointer         user_data,
                                               const char      *what);
 void                cg_test_wait_for_flag    (const gboolean  *flag,
+                                              const char      *what);
+void                cg_test_store_result     (GObject         *source,
+                                              GAsyncResult    *result,
+                                              gpointer         user_data);
+void                cg_test_wait_for_result  (GAsyncResult   **result,
                                               const char      *what);
 
 GtkWidget          *cg_test_find_matching    (GtkWidget        *root,

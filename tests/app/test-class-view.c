@@ -644,14 +644,6 @@ test_search (void)
   cg_test_iterate ();
 }
 
-static void
-export_done_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static guint
 export (CgRecordsTable  *table,
         const char      *path,
@@ -662,9 +654,8 @@ export (CgRecordsTable  *table,
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GAsyncResult) result = NULL;
 
-  cg_records_table_export_async (table, file, format, cancellable, export_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  cg_records_table_export_async (table, file, format, cancellable, cg_test_store_result, &result);
+  cg_test_wait_for_result (&result, "the export to finish");
   return cg_records_table_export_finish (table, result, error);
 }
 
@@ -1099,14 +1090,6 @@ load_changed_cb (WebKitWebView   *web_view,
     *finished = TRUE;
 }
 
-static void
-title_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* The page's own title, from the demo site's answer for it. */
 static char *
 expected_title (const char *url)
@@ -1310,9 +1293,8 @@ test_archived_page (void)
   g_assert_cmpstr (webkit_web_view_get_uri (web_view), ==, url);
   g_assert_cmpstr (webkit_web_view_get_title (web_view), ==, title);
   /* The records are on it: the first record's title is in its text. */
-  webkit_web_view_evaluate_javascript (web_view, "document.body.innerText", -1, NULL, NULL, NULL, title_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  webkit_web_view_evaluate_javascript (web_view, "document.body.innerText", -1, NULL, NULL, NULL, cg_test_store_result, &result);
+  cg_test_wait_for_result (&result, "the archived page's text");
   value = webkit_web_view_evaluate_javascript_finish (web_view, result, &error);
   g_assert_no_error (error);
   text = jsc_value_to_string (value);

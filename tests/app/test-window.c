@@ -126,14 +126,6 @@ test_recent_projects (void)
     g_assert_cmpstr (list[i], !=, gone);
 }
 
-static void
-store_result_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static gboolean
 demo_is_open (gpointer user_data)
 {
@@ -172,9 +164,8 @@ test_try_demo (void)
   /* The demo site answers at the address the window shows. Its server runs
    * on this thread's main context, so the request must not block it. */
   message = soup_message_new ("GET", url);
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, store_result_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, cg_test_store_result, &result);
+  cg_test_wait_for_result (&result, "the demo site to answer");
   body = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
