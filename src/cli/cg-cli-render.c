@@ -16,6 +16,7 @@
 #include "cg-archive.h"
 #include "cg-cli.h"
 #include "cg-display.h"
+#include "cg-json.h"
 #include "cg-renderer-pool.h"
 
 /* A list of URLs given in a file is read up to this size. */
@@ -93,18 +94,6 @@ write_file (RenderCli   *cli,
 }
 
 static void
-add_string_member (JsonBuilder *builder,
-                   const char  *name,
-                   const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
 render_done_cb (GObject      *source,
                 GAsyncResult *res,
                 gpointer      user_data)
@@ -124,11 +113,11 @@ render_done_cb (GObject      *source,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "n");
   json_builder_add_int_value (builder, number + 1);
-  add_string_member (builder, "url", url);
+  cg_json_add_string_or_null (builder, "url", url);
   if (result == NULL)
     {
       cli->n_failed++;
-      add_string_member (builder, "error", error->message);
+      cg_json_add_string_or_null (builder, "error", error->message);
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         cg_cli_print_error ("%s", error->message);
     }
@@ -144,11 +133,11 @@ render_done_cb (GObject      *source,
         write_file (cli, png_name, g_bytes_get_data (result->thumbnail, NULL),
                     g_bytes_get_size (result->thumbnail));
 
-      add_string_member (builder, "final_url", result->url);
+      cg_json_add_string_or_null (builder, "final_url", result->url);
       json_builder_set_member_name (builder, "status");
       json_builder_add_int_value (builder, result->status);
-      add_string_member (builder, "mime", result->mime);
-      add_string_member (builder, "title", result->title);
+      cg_json_add_string_or_null (builder, "mime", result->mime);
+      cg_json_add_string_or_null (builder, "title", result->title);
       json_builder_set_member_name (builder, "elements");
       json_builder_add_int_value (builder, result->n_elements);
       json_builder_set_member_name (builder, "visible");
@@ -163,8 +152,8 @@ render_done_cb (GObject      *source,
       json_builder_add_double_value (builder, result->document_height);
       json_builder_set_member_name (builder, "ms");
       json_builder_add_int_value (builder, result->duration_ms);
-      add_string_member (builder, "html", html_name);
-      add_string_member (builder, "thumbnail", have_png ? png_name : NULL);
+      cg_json_add_string_or_null (builder, "html", html_name);
+      cg_json_add_string_or_null (builder, "thumbnail", have_png ? png_name : NULL);
       if (!cli->quiet)
         g_print ("%u/%u %u %s (%u elements, %u ms)\n", number + 1, cli->n_urls, result->status,
                  result->url, result->n_elements, result->duration_ms);

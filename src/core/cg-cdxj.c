@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cg-cdxj.h"
+#include "cg-json.h"
 #include "cg-url.h"
 
 struct _CgCdxjIndex
@@ -363,18 +364,6 @@ index_error (GError     **error,
   return FALSE;
 }
 
-static const char *
-object_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static gboolean
 object_number (JsonObject *object,
                const char *name,
@@ -451,7 +440,7 @@ cg_cdxj_parse_line (const char  *line,
     }
   object = json_node_get_object (root);
 
-  value = object_string (object, "url");
+  value = cg_json_get_string (object, "url");
   if (value == NULL)
     {
       index_error (error, text, _("it has no “url”"));
@@ -459,7 +448,7 @@ cg_cdxj_parse_line (const char  *line,
     }
   entry->url = g_strdup (value);
 
-  value = object_string (object, "filename");
+  value = cg_json_get_string (object, "filename");
   if (value == NULL)
     {
       index_error (error, text, _("it has no “filename”"));
@@ -474,8 +463,8 @@ cg_cdxj_parse_line (const char  *line,
       return NULL;
     }
 
-  entry->mime = g_strdup (object_string (object, "mime"));
-  entry->digest = g_strdup (object_string (object, "digest"));
+  entry->mime = g_strdup (cg_json_get_string (object, "mime"));
+  entry->digest = g_strdup (cg_json_get_string (object, "digest"));
   if (json_object_has_member (object, "status"))
     {
       if (!object_number (object, "status", &number) || number > 999)

@@ -12,6 +12,7 @@
 #include <libxml/tree.h>
 
 #include "cg-clustvx.h"
+#include "cg-json.h"
 #include "cg-text.h"
 #include "cg-url.h"
 
@@ -2908,18 +2909,6 @@ cg_clustvx_extract (htmlDocPtr               doc,
 
 /* JSON */
 
-static void
-add_string_or_null (JsonBuilder *builder,
-                    const char  *name,
-                    const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static const char *
 reason_to_string (CgClustvxReason reason)
 {
@@ -2945,8 +2934,8 @@ cg_clustvx_result_to_json (const CgClustvxResult *result)
   g_return_val_if_fail (result != NULL, NULL);
 
   json_builder_begin_object (builder);
-  add_string_or_null (builder, "reason", reason_to_string (result->reason));
-  add_string_or_null (builder, "message", result->message);
+  cg_json_add_string_or_null (builder, "reason", reason_to_string (result->reason));
+  cg_json_add_string_or_null (builder, "message", result->message);
   json_builder_set_member_name (builder, "rendered");
   json_builder_add_boolean_value (builder, result->rendered);
   json_builder_set_member_name (builder, "truncated");
@@ -2960,9 +2949,9 @@ cg_clustvx_result_to_json (const CgClustvxResult *result)
       const CgClustvxRegion *region = g_ptr_array_index (result->regions, r);
 
       json_builder_begin_object (builder);
-      add_string_or_null (builder, "xpath", region->xpath);
-      add_string_or_null (builder, "type", cg_clustvx_records_type_to_string (region->type));
-      add_string_or_null (builder, "record_xpath", region->record_xpath);
+      cg_json_add_string_or_null (builder, "xpath", region->xpath);
+      cg_json_add_string_or_null (builder, "type", cg_clustvx_records_type_to_string (region->type));
+      cg_json_add_string_or_null (builder, "record_xpath", region->record_xpath);
       json_builder_set_member_name (builder, "score");
       json_builder_add_double_value (builder, region->score);
       json_builder_set_member_name (builder, "visual_weight");
@@ -2981,9 +2970,9 @@ cg_clustvx_result_to_json (const CgClustvxResult *result)
           const CgClustvxColumn *column = g_ptr_array_index (region->columns, c);
 
           json_builder_begin_object (builder);
-          add_string_or_null (builder, "key", column->key);
-          add_string_or_null (builder, "tag_path", column->tag_path);
-          add_string_or_null (builder, "kind", cg_clustvx_item_kind_to_string (column->kind));
+          cg_json_add_string_or_null (builder, "key", column->key);
+          cg_json_add_string_or_null (builder, "tag_path", column->tag_path);
+          cg_json_add_string_or_null (builder, "kind", cg_clustvx_item_kind_to_string (column->kind));
           json_builder_set_member_name (builder, "items");
           json_builder_add_int_value (builder, column->n_items);
           json_builder_end_object (builder);
@@ -2997,7 +2986,7 @@ cg_clustvx_result_to_json (const CgClustvxResult *result)
           const CgClustvxRecord *record = g_ptr_array_index (region->records, i);
 
           json_builder_begin_object (builder);
-          add_string_or_null (builder, "xpath", record->xpath);
+          cg_json_add_string_or_null (builder, "xpath", record->xpath);
           json_builder_set_member_name (builder, "items");
           json_builder_begin_array (builder);
           for (guint j = 0; j < record->items->len; j++)
@@ -3007,13 +2996,13 @@ cg_clustvx_result_to_json (const CgClustvxResult *result)
               json_builder_begin_object (builder);
               json_builder_set_member_name (builder, "column");
               json_builder_add_int_value (builder, item->column);
-              add_string_or_null (builder, "kind", cg_clustvx_item_kind_to_string (item->kind));
-              add_string_or_null (builder, "path", item->path);
-              add_string_or_null (builder, "xpath", item->xpath);
-              add_string_or_null (builder, "text", item->text);
-              add_string_or_null (builder, "href", item->href);
-              add_string_or_null (builder, "url", item->url);
-              add_string_or_null (builder, "src", item->src);
+              cg_json_add_string_or_null (builder, "kind", cg_clustvx_item_kind_to_string (item->kind));
+              cg_json_add_string_or_null (builder, "path", item->path);
+              cg_json_add_string_or_null (builder, "xpath", item->xpath);
+              cg_json_add_string_or_null (builder, "text", item->text);
+              cg_json_add_string_or_null (builder, "href", item->href);
+              cg_json_add_string_or_null (builder, "url", item->url);
+              cg_json_add_string_or_null (builder, "src", item->src);
               json_builder_end_object (builder);
             }
           json_builder_end_array (builder);

@@ -14,6 +14,7 @@
 
 #include "cg-bandwidth.h"
 #include "cg-crawl-config.h"
+#include "cg-json.h"
 #include "cg-url.h"
 #include "cg-warc-writer.h"
 
@@ -188,18 +189,6 @@ cg_crawl_config_validate (const CgCrawlConfig  *config,
 }
 
 static void
-add_strv (JsonBuilder *builder,
-          const char  *name,
-          GStrv        values)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_begin_array (builder);
-  for (guint i = 0; values != NULL && values[i] != NULL; i++)
-    json_builder_add_string_value (builder, values[i]);
-  json_builder_end_array (builder);
-}
-
-static void
 add_string (JsonBuilder *builder,
             const char  *name,
             const char  *value)
@@ -244,11 +233,11 @@ cg_crawl_config_to_json (const CgCrawlConfig *config)
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
-  add_strv (builder, "seeds", config->seeds);
+  cg_json_add_strv (builder, "seeds", config->seeds);
   add_string (builder, "scope", cg_scope_mode_to_string (config->scope_mode));
-  add_strv (builder, "include", config->include_regexes);
-  add_strv (builder, "exclude", config->exclude_regexes);
-  add_strv (builder, "surt_prefixes", config->surt_prefixes);
+  cg_json_add_strv (builder, "include", config->include_regexes);
+  cg_json_add_strv (builder, "exclude", config->exclude_regexes);
+  cg_json_add_strv (builder, "surt_prefixes", config->surt_prefixes);
   add_int (builder, "max_depth", config->max_depth);
   add_int (builder, "max_pages", (gint64) config->max_pages);
   add_int (builder, "max_bytes", (gint64) config->max_bytes);

@@ -33,6 +33,7 @@
 #include <libxml/xpath.h>
 
 #include "cg-site-model.h"
+#include "cg-json.h"
 
 struct _CgSiteModel
 {
@@ -1254,30 +1255,6 @@ cg_site_model_from_spec (const char  *site,
 /* ------------------------------------------------------------------ */
 /* JSON, DOT and GraphML                                               */
 
-static void
-set_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-set_strv (JsonBuilder *builder,
-          const char  *name,
-          GStrv        values)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_begin_array (builder);
-  for (guint i = 0; values != NULL && values[i] != NULL; i++)
-    json_builder_add_string_value (builder, values[i]);
-  json_builder_end_array (builder);
-}
-
 char *
 cg_site_model_to_json (CgSiteModel *self)
 {
@@ -1287,12 +1264,12 @@ cg_site_model_to_json (CgSiteModel *self)
   g_autoptr(JsonParser) parameters = json_parser_new ();
 
   json_builder_begin_object (builder);
-  set_string (builder, "site", self->site);
+  cg_json_add_string_or_null (builder, "site", self->site);
   json_builder_set_member_name (builder, "version");
   json_builder_add_int_value (builder, self->version);
   json_builder_set_member_name (builder, "created_at");
   json_builder_add_int_value (builder, self->created_at);
-  set_string (builder, "entry_class", self->entry_class);
+  cg_json_add_string_or_null (builder, "entry_class", self->entry_class);
   json_builder_set_member_name (builder, "parameters");
   if (json_parser_load_from_data (parameters, self->parameters, -1, NULL) && json_parser_get_root (parameters) != NULL)
     json_builder_add_value (builder, json_node_copy (json_parser_get_root (parameters)));
@@ -1306,15 +1283,15 @@ cg_site_model_to_json (CgSiteModel *self)
       CgPageClass *klass = g_ptr_array_index (self->classes, i);
 
       json_builder_begin_object (builder);
-      set_string (builder, "name", klass->name);
-      set_string (builder, "label", klass->label);
+      cg_json_add_string_or_null (builder, "name", klass->name);
+      cg_json_add_string_or_null (builder, "label", klass->label);
       json_builder_set_member_name (builder, "depth");
       json_builder_add_int_value (builder, klass->depth);
-      set_string (builder, "url_pattern", klass->url_pattern);
+      cg_json_add_string_or_null (builder, "url_pattern", klass->url_pattern);
       json_builder_set_member_name (builder, "pages");
       json_builder_add_int_value (builder, klass->n_pages);
-      set_strv (builder, "schema", klass->schema);
-      set_strv (builder, "samples", klass->samples);
+      cg_json_add_strv (builder, "schema", klass->schema);
+      cg_json_add_strv (builder, "samples", klass->samples);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -1326,11 +1303,11 @@ cg_site_model_to_json (CgSiteModel *self)
       CgClassLink *link = g_ptr_array_index (self->links, i);
 
       json_builder_begin_object (builder);
-      set_string (builder, "source", link->source);
-      set_string (builder, "target", link->target);
-      set_string (builder, "type", cg_class_link_type_to_string (link->type));
-      set_string (builder, "menu", link->menu != CG_MENU_NONE ? cg_menu_kind_to_string (link->menu) : NULL);
-      set_string (builder, "xpath", link->xpath);
+      cg_json_add_string_or_null (builder, "source", link->source);
+      cg_json_add_string_or_null (builder, "target", link->target);
+      cg_json_add_string_or_null (builder, "type", cg_class_link_type_to_string (link->type));
+      cg_json_add_string_or_null (builder, "menu", link->menu != CG_MENU_NONE ? cg_menu_kind_to_string (link->menu) : NULL);
+      cg_json_add_string_or_null (builder, "xpath", link->xpath);
       json_builder_set_member_name (builder, "links");
       json_builder_add_int_value (builder, link->n_links);
       json_builder_end_object (builder);
@@ -1344,10 +1321,10 @@ cg_site_model_to_json (CgSiteModel *self)
       CgDataLink *link = g_ptr_array_index (self->data_links, i);
 
       json_builder_begin_object (builder);
-      set_string (builder, "source", link->source);
-      set_string (builder, "type", cg_data_link_type_to_string (link->type));
-      set_string (builder, "xpath", link->xpath);
-      set_string (builder, "name", link->name);
+      cg_json_add_string_or_null (builder, "source", link->source);
+      cg_json_add_string_or_null (builder, "type", cg_data_link_type_to_string (link->type));
+      cg_json_add_string_or_null (builder, "xpath", link->xpath);
+      cg_json_add_string_or_null (builder, "name", link->name);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -1359,7 +1336,7 @@ cg_site_model_to_json (CgSiteModel *self)
       CgNavPattern *pattern = g_ptr_array_index (self->patterns, i);
 
       json_builder_begin_object (builder);
-      set_string (builder, "pattern", pattern->pattern);
+      cg_json_add_string_or_null (builder, "pattern", pattern->pattern);
       json_builder_set_member_name (builder, "score");
       json_builder_add_double_value (builder, pattern->score);
       json_builder_set_member_name (builder, "pages");
@@ -1373,17 +1350,6 @@ cg_site_model_to_json (CgSiteModel *self)
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
   return json_generator_to_data (generator, NULL);
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
 }
 
 static JsonArray *
@@ -1417,9 +1383,9 @@ cg_site_model_from_json (const char  *text,
       return NULL;
     }
   object = json_node_get_object (root);
-  self = cg_site_model_new (member_string (object, "site"));
+  self = cg_site_model_new (cg_json_get_string (object, "site"));
   self->created_at = json_object_get_int_member_with_default (object, "created_at", self->created_at);
-  cg_site_model_set_entry_class (self, member_string (object, "entry_class"));
+  cg_site_model_set_entry_class (self, cg_json_get_string (object, "entry_class"));
   if (json_object_has_member (object, "parameters") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "parameters")))
     {
@@ -1434,15 +1400,15 @@ cg_site_model_from_json (const char  *text,
       JsonObject *item = json_array_get_object_element (array, i);
       CgPageClass *klass;
 
-      if (item == NULL || member_string (item, "name") == NULL)
+      if (item == NULL || cg_json_get_string (item, "name") == NULL)
         {
           g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
                        _("Class %u of the model file has no name"), i + 1);
           return NULL;
         }
-      klass = cg_site_model_add_class (self, member_string (item, "name"), member_string (item, "label"));
+      klass = cg_site_model_add_class (self, cg_json_get_string (item, "name"), cg_json_get_string (item, "label"));
       klass->depth = (int) json_object_get_int_member_with_default (item, "depth", -1);
-      klass->url_pattern = g_strdup (member_string (item, "url_pattern"));
+      klass->url_pattern = g_strdup (cg_json_get_string (item, "url_pattern"));
       klass->n_pages = (guint) json_object_get_int_member_with_default (item, "pages", 0);
       g_strfreev (klass->schema);
       klass->schema = strv_from_json_array (member_array (item, "schema"));
@@ -1457,18 +1423,18 @@ cg_site_model_from_json (const char  *text,
       CgClassLinkType type;
       CgClassLink *link;
 
-      if (item == NULL || member_string (item, "source") == NULL || member_string (item, "target") == NULL ||
-          member_string (item, "xpath") == NULL ||
-          !cg_class_link_type_from_string (member_string (item, "type"), &type))
+      if (item == NULL || cg_json_get_string (item, "source") == NULL || cg_json_get_string (item, "target") == NULL ||
+          cg_json_get_string (item, "xpath") == NULL ||
+          !cg_class_link_type_from_string (cg_json_get_string (item, "type"), &type))
         {
           g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
                        _("Link %u of the model file needs a source, a target, an XPath and a type"), i + 1);
           return NULL;
         }
-      link = cg_site_model_add_link (self, member_string (item, "source"), member_string (item, "target"),
-                                     type, member_string (item, "xpath"));
-      if (member_string (item, "menu") != NULL)
-        menu_kind_from_string (member_string (item, "menu"), &link->menu);
+      link = cg_site_model_add_link (self, cg_json_get_string (item, "source"), cg_json_get_string (item, "target"),
+                                     type, cg_json_get_string (item, "xpath"));
+      if (cg_json_get_string (item, "menu") != NULL)
+        menu_kind_from_string (cg_json_get_string (item, "menu"), &link->menu);
       link->n_links = (guint) json_object_get_int_member_with_default (item, "links", 0);
     }
 
@@ -1478,15 +1444,15 @@ cg_site_model_from_json (const char  *text,
       JsonObject *item = json_array_get_object_element (array, i);
       CgDataLinkType type;
 
-      if (item == NULL || member_string (item, "source") == NULL || member_string (item, "xpath") == NULL ||
-          !data_link_type_from_string (member_string (item, "type"), &type))
+      if (item == NULL || cg_json_get_string (item, "source") == NULL || cg_json_get_string (item, "xpath") == NULL ||
+          !data_link_type_from_string (cg_json_get_string (item, "type"), &type))
         {
           g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
                        _("Data link %u of the model file needs a source, a type and an XPath"), i + 1);
           return NULL;
         }
-      cg_site_model_add_data_link (self, member_string (item, "source"), type, member_string (item, "xpath"),
-                                   member_string (item, "name"));
+      cg_site_model_add_data_link (self, cg_json_get_string (item, "source"), type, cg_json_get_string (item, "xpath"),
+                                   cg_json_get_string (item, "name"));
     }
 
   array = member_array (object, "patterns");
@@ -1494,9 +1460,9 @@ cg_site_model_from_json (const char  *text,
     {
       JsonObject *item = json_array_get_object_element (array, i);
 
-      if (item == NULL || member_string (item, "pattern") == NULL)
+      if (item == NULL || cg_json_get_string (item, "pattern") == NULL)
         continue;
-      cg_site_model_add_pattern (self, member_string (item, "pattern"),
+      cg_site_model_add_pattern (self, cg_json_get_string (item, "pattern"),
                                  json_object_get_double_member_with_default (item, "score", 0),
                                  (guint) json_object_get_int_member_with_default (item, "pages", 0));
     }

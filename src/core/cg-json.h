@@ -1,0 +1,30 @@
+/* cg-json.h: the few JSON members every saved file of Cartograph writes
+ * and reads the same way (json-glib has no call for "a string, or null"
+ * or for a list of strings).
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Adds the member @name: @value, or null when @value is NULL. */
+void        cg_json_add_string_or_null (JsonBuilder *builder,
+                                        const char  *name,
+                                        const char  *value);
+
+/* Adds the member @name: an array of the strings of @values (an empty
+ * array when @values is NULL). */
+void        cg_json_add_strv           (JsonBuilder *builder,
+                                        const char  *name,
+                                        GStrv        values);
+
+/* The string value of the member @name, or NULL when @object has no such
+ * member or it is not a string (null, a number, an array…). */
+const char *cg_json_get_string         (JsonObject  *object,
+                                        const char  *name);
+
+G_END_DECLS
