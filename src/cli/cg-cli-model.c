@@ -6,22 +6,18 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <unistd.h>
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 
 #include "cg-class-sampler.h"
 #include "cg-cli.h"
+#include "cg-cli-run.h"
 #include "cg-display.h"
 #include "cg-site-explorer.h"
 
 typedef struct {
-  GMainLoop      *loop;
+  CgCliRun        run;
   CgSiteExplorer *explorer;
   guint           max_pages;
-  gboolean        terminal;
-  gboolean        quiet;
-  GError         *error;
 } ModelCli;
 
 static void
@@ -29,7 +25,7 @@ progress_cb (CgCrawler          *crawler,
              const CgCrawlStats *stats,
              ModelCli           *cli)
 {
-  if (cli->quiet || !cli->terminal)
+  if (cli->run.quiet || !cli->run.terminal)
     return;
   /* The terminal codes (back to the line's start, clear it) stay out of
    * the translatable message. */
@@ -44,20 +40,18 @@ finished_cb (CgSiteExplorer *explorer,
              const GError   *error,
              ModelCli       *cli)
 {
-  if (cli->terminal && !cli->quiet)
+  if (cli->run.terminal && !cli->run.quiet)
     fprintf (stderr, "\n");
-  if (error != NULL)
-    cli->error = g_error_copy (error);
-  g_main_loop_quit (cli->loop);
+  cg_cli_run_finish (&cli->run, error != NULL ? CG_CRAWL_END_FAILED : CG_CRAWL_END_DONE, error);
 }
 
-static gboolean
-interrupt_cb (gpointer user_data)
+/* The first Ctrl+C (or SIGTERM) ends the learning crawl cleanly, its
+ * archive consistent, and no model is learned; a second one quits at once
+ * (cg-cli-run.h). */
+static void
+stop_exploring (gpointer user_data)
 {
-  ModelCli *cli = user_data;
-
-  cg_site_explorer_stop (cli->explorer);
-  return G_SOURCE_CONTINUE;
+  cg_site_explorer_stop (user_data);
 }
 
 /* The sample pages of each class, rendered from the archive the learning
@@ -281,7 +275,6 @@ cg_cli_model (int    argc,
   CgLearnerParams params;
   ModelCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
-  guint sigint;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder (created if needed)"), N_("DIR") },
     { "pages", 'n', 0, G_OPTION_ARG_INT, &pages, N_("Pages to sample at most (default 200)"), N_("N") },
@@ -387,26 +380,21 @@ cg_cli_model (int    argc,
       return CG_CLI_EXIT_FAILED;
     }
 
-  cli.loop = g_main_loop_new (NULL, FALSE);
+  cg_cli_run_init (&cli.run, quiet, stop_exploring, explorer);
   cli.explorer = explorer;
   cli.max_pages = params.max_pages;
-  cli.terminal = isatty (STDERR_FILENO);
-  cli.quiet = quiet;
   g_signal_connect (cg_site_explorer_get_crawler (explorer), "progress", G_CALLBACK (progress_cb), &cli);
   g_signal_connect (explorer, "finished", G_CALLBACK (finished_cb), &cli);
-  sigint = g_unix_signal_add (SIGINT, interrupt_cb, &cli);
 
   cg_site_explorer_start (explorer);
-  g_main_loop_run (cli.loop);
-  g_source_remove (sigint);
-  g_main_loop_unref (cli.loop);
-
-  if (cli.error != NULL)
+  cg_cli_run_wait (&cli.run);
+  if (cli.run.end == CG_CRAWL_END_FAILED)
     {
-      cg_cli_print_error ("%s", cli.error->message);
-      g_clear_error (&cli.error);
+      cg_cli_print_error ("%s", cli.run.error->message);
+      cg_cli_run_clear (&cli.run);
       return CG_CLI_EXIT_FAILED;
     }
+  cg_cli_run_clear (&cli.run);
   if (!quiet)
     print_model (cg_site_explorer_get_model (explorer));
   if (!no_render)

@@ -1,5 +1,5 @@
 /* cg-cli-run.h: what the subcommands that run a crawl to its end share
- * (crawl, harvest): the main loop, Ctrl+C, the pace of plain progress
+ * (crawl, harvest, model): the main loop, Ctrl+C, the pace of plain progress
  * lines, the crawl's events on stderr, and the exit code of its end.
  *
  * Copyright 2026 The Cartograph authors

@@ -5,9 +5,14 @@ every sampled page is archived and labelled, every template is a class,
 and the model exports in every format it has.
 """
 import collections
+import contextlib
 import json
 import os
+import signal
+import sqlite3
+import subprocess
 import tempfile
+import time
 import xml.dom.minidom
 
 import clitest
@@ -35,6 +40,28 @@ def f_star_and_purity(pairs):
         f_star += best * size / n
     purity = sum(max(e for (g, cc), e in cells.items() if cc == c) for c in computed) / n
     return f_star, purity
+
+
+def start_slow_model(url, project):
+    """model, one request every 0.3 s, running in the background."""
+    return subprocess.Popen([clitest.CLI, "model", url, "--project", project, "--delay", "0.3", "--no-render"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_fetches(project, count):
+    """Waits until the project's crawl has fetched @count responses;
+    returns how many it had."""
+    deadline = time.monotonic() + 120
+    fetched = 0
+    while fetched < count and time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            with contextlib.closing(sqlite3.connect("file:%s?mode=ro" % os.path.join(project, "cartograph.db"),
+                                                    uri=True, timeout=5)) as db:
+                fetched = db.execute("SELECT count(*) FROM fetches").fetchone()[0]
+        except sqlite3.Error:
+            pass
+    return fetched
 
 
 with demo_site() as url:
@@ -125,6 +152,32 @@ with demo_site() as url:
         refused = run("import", "--project", project, "--site", url, hand)
         check("a bad spec row is refused, naming its line",
               refused.returncode == 1 and "line 2" in refused.stderr)
+
+        # Ctrl+C ends the learning crawl cleanly: every response fetched is
+        # archived once, and no model is saved from a part of the sample.
+        # SIGTERM does the same; a second Ctrl+C quits at once.
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):
+            name = signal.Signals(stop_signal).name
+            stopped_project = os.path.join(tmp, "stopped-" + name)
+            stopped = start_slow_model(url, stopped_project)
+            wait_for_fetches(stopped_project, 8)
+            stopped.send_signal(stop_signal)
+            out, err = stopped.communicate(timeout=120)
+            check("%s stops the learning crawl, saying no model was learned (exit %d)" % (name, stopped.returncode),
+                  stopped.returncode == 1 and "Stopping" in err and "stopped before it could learn a model" in err
+                  and "Model version" not in out)
+            pages = run("export", "--project", stopped_project, "--what", "pages", "--format", "jsonl").stdout
+            urls = collections.Counter(json.loads(l)["url"] for l in pages.splitlines())
+            check("after %s, what was fetched is archived, each page once (%d pages)" % (name, len(urls)),
+                  len(urls) >= 8 and max(urls.values()) == 1)
+        twice_project = os.path.join(tmp, "stopped-twice")
+        twice = start_slow_model(url, twice_project)
+        wait_for_fetches(twice_project, 8)
+        twice.send_signal(signal.SIGINT)
+        time.sleep(0.2)
+        twice.send_signal(signal.SIGINT)
+        out, err = twice.communicate(timeout=60)
+        check("a second Ctrl+C quits at once, with no model", twice.returncode == 1 and "Model version" not in out)
 
         bad = run("model", url, "--project", project, "--pages", "0")
         check("--pages 0 is a usage error", bad.returncode == 2 and "--pages" in bad.stderr)
