@@ -1433,6 +1433,10 @@ test_cdxj_bad_lines (void)
     "com,example)/ 20260101000000 {\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\"}",
     "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"-1\",\"length\":\"2\",\"filename\":\"f\"}",
     "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"1\",\"length\":\"2\"}",
+    /* A url or filename that is there but is no string. */
+    "com,example)/ 20260101000000 {\"url\":5,\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\"}",
+    "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"1\",\"length\":\"2\",\"filename\":null}",
+    "com,example)/ 20260101000000 {\"url\":[\"x\"],\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\"}",
     "com,example)/ 20260101000000 {\"url\":\"x\",\"offset\":\"1\",\"length\":\"2\",\"filename\":\"f\",\"status\":\"abc\"}",
   };
 
