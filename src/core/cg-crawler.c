@@ -1489,6 +1489,9 @@ fetch_done_cb (GObject      *source,
   job->result = cg_fetch_result_ref (result);
   job->outlinks = g_ptr_array_new_with_free_func (g_free);
   job->host_ready_at = politeness_ready_at (run, item->url, now, cg_fetch_result_get_duration (result));
+  /* The server is done with this request: its host may be asked again
+   * (after the politeness delay) while the page is parsed and written. */
+  cg_frontier_release_host (run->frontier, item, job->host_ready_at);
   job->sent_etag = g_steal_pointer (&sent_etag);
   job->sent_last_modified = g_steal_pointer (&sent_last_modified);
 

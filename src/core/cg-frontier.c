@@ -28,7 +28,7 @@ typedef struct {
   gint64         id;
   char          *key;
   guint64        queued;
-  guint          in_flight;
+  guint          fetching;   /* URLs handed out whose fetch slot is not given back */
   gint64         ready_at;
   GSequenceIter *ready_iter;
 } Host;
@@ -146,7 +146,7 @@ static void
 host_update (CgFrontier *self,
              Host       *host)
 {
-  gboolean eligible = host->queued > 0 && host->in_flight < self->max_in_flight_per_host;
+  gboolean eligible = host->queued > 0 && host->fetching < self->max_in_flight_per_host;
 
   if (host->ready_iter != NULL)
     {
@@ -652,7 +652,7 @@ cg_frontier_next (CgFrontier  *self,
       sqlite3_reset (s);
 
       host->queued--;
-      host->in_flight++;
+      host->fetching++;
       self->in_flight++;
       self->counts[CG_URL_QUEUED]--;
       self->counts[CG_URL_IN_FLIGHT]++;
@@ -668,8 +668,52 @@ host_of (CgFrontier           *self,
 {
   Host *host = g_hash_table_lookup (self->hosts_by_id, &item->host_id);
 
-  g_return_val_if_fail (host != NULL && host->in_flight > 0, NULL);
+  g_return_val_if_fail (host != NULL, NULL);
   return host;
+}
+
+/* Gives back the fetch slot of @item's host, once, and keeps the host
+ * waiting until @host_ready_at_us. */
+static void
+release_host (Host     *host,
+              gboolean  released,
+              gint64    host_ready_at_us)
+{
+  if (!released)
+    {
+      g_return_if_fail (host->fetching > 0);
+      host->fetching--;
+    }
+  host->ready_at = MAX (host->ready_at, host_ready_at_us);
+}
+
+/**
+ * cg_frontier_release_host:
+ * @host_ready_at_us: the earliest time the host may be asked again
+ *
+ * Says that the fetch of the in-flight @item is over while its page is
+ * still on its way to the archive (parsed, then written): its host may be
+ * asked for another URL from @host_ready_at_us. Politeness limits the
+ * requests a server sees at once, not the pages the crawl is still
+ * handling; holding the slot until the page was written kept the
+ * connections idle for that time. The URL stays in flight, in the
+ * database too, until cg_frontier_finish() or cg_frontier_retry().
+ */
+void
+cg_frontier_release_host (CgFrontier     *self,
+                          CgFrontierItem *item,
+                          gint64          host_ready_at_us)
+{
+  Host *host;
+
+  g_return_if_fail (CG_IS_FRONTIER (self));
+  g_return_if_fail (!item->host_released);
+
+  if ((host = host_of (self, item)) == NULL)
+    return;
+  release_host (host, FALSE, host_ready_at_us);
+  item->host_released = TRUE;
+  host_update (self, host);
 }
 
 /**
@@ -704,9 +748,8 @@ cg_frontier_finish (CgFrontier            *self,
     return FALSE;
   sqlite3_reset (s);
 
-  host->in_flight--;
+  release_host (host, item->host_released, host_ready_at_us);
   self->in_flight--;
-  host->ready_at = MAX (host->ready_at, host_ready_at_us);
   self->counts[CG_URL_IN_FLIGHT]--;
   self->counts[state]++;
   host_update (self, host);
@@ -742,10 +785,9 @@ cg_frontier_retry (CgFrontier            *self,
     return FALSE;
   sqlite3_reset (s);
 
-  host->in_flight--;
+  release_host (host, item->host_released, host_ready_at_us);
   host->queued++;
   self->in_flight--;
-  host->ready_at = MAX (host->ready_at, host_ready_at_us);
   self->counts[CG_URL_IN_FLIGHT]--;
   self->counts[CG_URL_QUEUED]++;
   host_update (self, host);

@@ -30,6 +30,9 @@ typedef struct {
   char   *hops;
   gint64  via_id;
   int     attempts;
+  /* The host's fetch slot was given back (cg_frontier_release_host()):
+   * the URL is still in flight until it is finished. */
+  gboolean host_released;
 } CgFrontierItem;
 
 #define CG_TYPE_FRONTIER_ITEM (cg_frontier_item_get_type ())
@@ -84,6 +87,9 @@ gboolean        cg_frontier_retry             (CgFrontier      *self,
                                                gint64           not_before_us,
                                                gint64           host_ready_at_us,
                                                GError         **error);
+void            cg_frontier_release_host      (CgFrontier      *self,
+                                               CgFrontierItem  *item,
+                                               gint64           host_ready_at_us);
 void            cg_frontier_delay_host        (CgFrontier      *self,
                                                gint64           host_id,
                                                gint64           ready_at_us);

@@ -212,6 +212,59 @@ test_two_in_flight_per_host (Fixture *f, gconstpointer data)
   g_assert_null (third);
 }
 
+/* A fetch that is over gives its host back before its page is written:
+ * the next URL of the host may be fetched (after the delay) while the
+ * first is still in flight, and finishing it later frees no second slot. */
+static void
+test_release_host (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(CgFrontierItem) a1 = NULL;
+  g_autoptr(CgFrontierItem) early = NULL;
+  g_autoptr(CgFrontierItem) a2 = NULL;
+  g_autoptr(CgFrontierItem) a3 = NULL;
+  g_autoptr(CgFrontierItem) none = NULL;
+  gint64 wait = 0;
+
+  for (int i = 1; i <= 3; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/%d", i);
+      add (frontier, url, "a", 0, TRUE);
+    }
+
+  a1 = next (frontier, 1000, NULL);
+  g_assert_false (a1->host_released);
+  cg_frontier_release_host (frontier, a1, 1000 + 2000000);
+  g_assert_true (a1->host_released);
+
+  /* The host waits out its delay, then gives its next URL, while the
+   * first is still in flight. */
+  early = next (frontier, 1000 + 1000000, &wait);
+  g_assert_null (early);
+  g_assert_cmpint (wait, ==, 1000000);
+  a2 = next (frontier, 1000 + 2000000, NULL);
+  g_assert_nonnull (a2);
+  g_assert_cmpstr (a2->url, ==, "http://a.test/2");
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_IN_FLIGHT), ==, 2);
+
+  /* Finishing the first does not free the slot the second holds. */
+  finish (frontier, a1, 0);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_IN_FLIGHT), ==, 1);
+  none = next (frontier, 1000 + 3000000, &wait);
+  g_assert_null (none);
+  g_assert_cmpint (wait, ==, -1);
+  g_assert_false (cg_frontier_is_exhausted (frontier));
+
+  /* A URL finished without being released gives its slot back then. */
+  finish (frontier, a2, 0);
+  a3 = next (frontier, 1000 + 3000000, NULL);
+  g_assert_nonnull (a3);
+  g_assert_cmpstr (a3->url, ==, "http://a.test/3");
+  finish (frontier, a3, 0);
+  g_assert_true (cg_frontier_is_exhausted (frontier));
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_DONE), ==, 3);
+}
+
 static void
 test_politeness_delay (Fixture *f, gconstpointer data)
 {
@@ -357,6 +410,7 @@ main (int argc, char **argv)
   ADD ("/frontier/one-in-flight-per-host", test_one_in_flight_per_host);
   ADD ("/frontier/two-in-flight-per-host", test_two_in_flight_per_host);
   ADD ("/frontier/politeness-delay", test_politeness_delay);
+  ADD ("/frontier/release-host", test_release_host);
   ADD ("/frontier/retry-waits", test_retry_waits);
   ADD ("/frontier/skipped-never-fetched", test_skipped_never_fetched);
   ADD ("/frontier/resume-requeues-in-flight", test_resume_requeues_in_flight);
