@@ -724,10 +724,16 @@ append_headers (GString            *block,
   SoupMessageHeadersIter iter;
   const char *name, *value;
 
+  /* Without printf: every fetch builds two blocks of a dozen lines. */
   soup_message_headers_iter_init (&iter, headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
-    g_string_append_printf (block, "%s: %s\r\n", name, value);
-  g_string_append (block, "\r\n");
+    {
+      g_string_append (block, name);
+      g_string_append_len (block, ": ", 2);
+      g_string_append (block, value);
+      g_string_append_len (block, "\r\n", 2);
+    }
+  g_string_append_len (block, "\r\n", 2);
 }
 
 /* Rebuilds the request the way libsoup's HTTP/1 writer builds it: the
@@ -738,7 +744,7 @@ build_request_block (SoupMessage *msg)
 {
   GUri *uri = soup_message_get_uri (msg);
   g_autofree char *target = NULL;
-  GString *block = g_string_new (NULL);
+  GString *block = g_string_sized_new (512);
   const char *path = g_uri_get_path (uri);
 
   target = g_uri_join (SOUP_HTTP_URI_FLAGS, NULL, NULL, NULL, -1,
@@ -756,7 +762,7 @@ build_response_block (SoupMessage *msg)
   SoupHTTPVersion version = soup_message_get_http_version (msg);
   guint status = soup_message_get_status (msg);
   const char *reason = soup_message_get_reason_phrase (msg);
-  GString *block = g_string_new (NULL);
+  GString *block = g_string_sized_new (512);
 
   if (version == SOUP_HTTP_2_0 || reason == NULL)
     reason = soup_status_get_phrase (status);

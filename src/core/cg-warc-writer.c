@@ -1316,9 +1316,10 @@ cg_warc_writer_write_metadata (CgWarcWriter       *self,
                                GError            **error)
 {
   g_autoptr(CgWarcRecordInfo) info = NULL;
-  g_autoptr(GString) block = g_string_new (NULL);
+  g_autoptr(GString) block = NULL;
   g_autofree char *date_text = NULL;
   RecordSpec spec = { 0, };
+  gsize length = 0;
 
   g_return_val_if_fail (CG_IS_WARC_WRITER (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1326,6 +1327,11 @@ cg_warc_writer_write_metadata (CgWarcWriter       *self,
   if (!check_common (target_uri, NULL, concurrent_to, error))
     return NULL;
 
+  /* The block is sized once: growing it line by line was most of the
+   * cost of a page's metadata record in the crawl throughput benchmark. */
+  for (guint i = 0; outlinks != NULL && outlinks[i] != NULL; i++)
+    length += strlen ("outlink: \r\n") + strlen (outlinks[i]);
+  block = g_string_sized_new (length + 256);
   for (guint i = 0; outlinks != NULL && outlinks[i] != NULL; i++)
     {
       if (!check_value (_("outlink"), outlinks[i], TRUE, error))
