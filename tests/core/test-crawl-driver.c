@@ -7,6 +7,7 @@
 #include <libsoup/soup.h>
 
 #include "cg-crawler.h"
+#include "cg-test-server.h"
 
 typedef struct {
   SoupServer *server;
@@ -119,7 +120,6 @@ test_driven_crawl (void)
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(CgCrawler) crawler = NULL;
-  g_autoptr(GSList) uris = NULL;
   CgCrawlDriver driver = { next_urls, page, &f };
   const char *expected[] = {
     "/ → / 200",
@@ -133,12 +133,7 @@ test_driven_crawl (void)
   f.rounds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   f.answers = g_ptr_array_new_with_free_func (g_free);
   f.loop = g_main_loop_new (NULL, FALSE);
-  f.server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (f.server, NULL, handler, &f, NULL);
-  g_assert_true (soup_server_listen_local (f.server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
-  uris = soup_server_get_uris (f.server);
-  f.base = g_uri_to_string (uris->data);
-  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  f.server = cg_test_server_new (handler, &f, &f.base);
 
   g_ptr_array_add (f.rounds, round_of (&f, (const char *[]) { "/", NULL }));
   g_ptr_array_add (f.rounds, round_of (&f, (const char *[]) { "/a", "/private/x", "http://elsewhere.invalid/", "/", NULL }));
