@@ -388,13 +388,10 @@ cg_cli_model (int    argc,
 
   cg_site_explorer_start (explorer);
   cg_cli_run_wait (&cli.run);
-  if (cli.run.end == CG_CRAWL_END_FAILED)
-    {
-      cg_cli_print_error ("%s", cli.run.error->message);
-      cg_cli_run_clear (&cli.run);
-      return CG_CLI_EXIT_FAILED;
-    }
+  exit_code = cg_cli_run_exit_code (&cli.run, "", _("the exploration failed"));
   cg_cli_run_clear (&cli.run);
+  if (exit_code != CG_CLI_EXIT_OK)
+    return exit_code;
   if (!quiet)
     print_model (cg_site_explorer_get_model (explorer));
   if (!no_render)
