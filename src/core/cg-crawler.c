@@ -2497,11 +2497,13 @@ crawl_thread_main (gpointer user_data)
     }
   else
     {
+      guint n_parsers = n_parse_threads ();
+
       /* libxml2 must set up its globals before threads parse at once. */
       xmlInitParser ();
-      for (guint i = 0; i < n_parse_threads (); i++)
+      for (guint i = 0; i < n_parsers; i++)
         g_async_queue_push (run->extractors, cg_link_extractor_new ());
-      run->parsers = g_thread_pool_new (parse_page_cb, NULL, (int) n_parse_threads (), TRUE, NULL);
+      run->parsers = g_thread_pool_new (parse_page_cb, NULL, (int) n_parsers, TRUE, NULL);
       run->writer_thread = g_thread_new ("cg-warc-writer", writer_thread_main, run);
       run->tick_source = g_timeout_source_new (CG_CRAWLER_TICK_MS);
       g_source_set_callback (run->tick_source, tick_cb, run, NULL);
