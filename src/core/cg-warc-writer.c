@@ -1,10 +1,10 @@
 /* cg-warc-writer.c: writes WARC 1.1 files, one gzip member per record.
  *
  * A record is built in one buffer (WARC header, block, the two CRLF),
- * compressed into a second with libdeflate, and written with one write(2).
- * libdeflate has no streaming interface, so the payload is copied once
- * into the first buffer; that copy costs far less than the deflate that
- * follows, and libdeflate compresses several times faster than zlib.
+ * compressed into a second in one call (cg-gzip-compressor.c), and written
+ * with one write(2). The whole-buffer compressors are several times faster
+ * than zlib's streaming one, so the payload is copied once into the first
+ * buffer; that copy costs far less than the compressing that follows.
  * Both buffers are kept between records.
  *
  * WARC-Date is written with second precision. WARC 1.1 allows fractions,
@@ -21,12 +21,12 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <libdeflate.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "cg-cdxj.h"
+#include "cg-gzip-compressor.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
 
@@ -53,8 +53,7 @@ struct _CgWarcWriter
   CgWarcRobotsPolicy             robots;
   char                          *operator_;
 
-  struct libdeflate_compressor  *compressor;
-  int                            compressor_level;
+  CgGzipCompressor              *compressor;
   guint8                        *scratch;
   gsize                          scratch_len;
   gsize                          scratch_size;
@@ -98,8 +97,7 @@ cg_warc_writer_finalize (GObject *object)
   if (self->fd >= 0 && !cg_warc_writer_close (self, &error))
     g_warning ("%s", error->message);
 
-  if (self->compressor != NULL)
-    libdeflate_free_compressor (self->compressor);
+  g_clear_pointer (&self->compressor, cg_gzip_compressor_free);
   g_free (self->scratch);
   g_free (self->packed);
   g_free (self->directory);
@@ -316,6 +314,8 @@ cg_warc_writer_set_compression_level (CgWarcWriter *self,
   g_return_if_fail (CG_IS_WARC_WRITER (self));
   g_return_if_fail (level >= 0 && level <= CG_WARC_WRITER_MAX_COMPRESSION_LEVEL);
 
+  if (level != self->level)
+    g_clear_pointer (&self->compressor, cg_gzip_compressor_free);
   self->level = level;
 }
 
@@ -501,6 +501,24 @@ truncation_name (CgWarcTruncation truncated)
     }
 }
 
+/* The compressor for the level set, made when the first record needs it
+ * (the warcinfo record names it). */
+static gboolean
+ensure_compressor (CgWarcWriter  *self,
+                   GError       **error)
+{
+  if (self->compressor != NULL)
+    return TRUE;
+  self->compressor = cg_gzip_compressor_new (self->level);
+  if (self->compressor == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("Could not start the WARC compressor (out of memory)"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 scratch_reserve (CgWarcWriter *self,
                  gsize         extra)
@@ -634,29 +652,18 @@ write_spec (CgWarcWriter      *self,
   scratch_append (self, spec->body, spec->body_length);
   scratch_append (self, "\r\n\r\n", 4);
 
-  if (self->compressor == NULL || self->compressor_level != self->level)
-    {
-      if (self->compressor != NULL)
-        libdeflate_free_compressor (self->compressor);
-      self->compressor = libdeflate_alloc_compressor (self->level);
-      self->compressor_level = self->level;
-      if (self->compressor == NULL)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                       _("Could not start the WARC compressor (out of memory)"));
-          return NULL;
-        }
-    }
+  if (!ensure_compressor (self, error))
+    return NULL;
 
-  bound = libdeflate_gzip_compress_bound (self->compressor, self->scratch_len);
+  bound = cg_gzip_compressor_bound (self->compressor, self->scratch_len);
   if (bound > self->packed_size)
     {
       g_free (self->packed);
       self->packed_size = MAX (bound, 64 * 1024);
       self->packed = g_malloc (self->packed_size);
     }
-  packed_length = libdeflate_gzip_compress (self->compressor, self->scratch, self->scratch_len,
-                                            self->packed, self->packed_size);
+  packed_length = cg_gzip_compressor_compress (self->compressor, self->scratch, self->scratch_len,
+                                               self->packed, self->packed_size);
   if (packed_length == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
@@ -827,8 +834,8 @@ warcinfo_block (CgWarcWriter *self)
                           self->robots == CG_WARC_ROBOTS_IGNORE ? "ignore" : "obey");
   /* Not a field of the standard's list, which allows others: how the
    * records were compressed, for whoever wonders at the files' size. */
-  g_string_append_printf (block, "compression: gzip, one member per record, libdeflate level %d\r\n",
-                          self->level);
+  g_string_append_printf (block, "compression: gzip, one member per record, %s\r\n",
+                          cg_gzip_compressor_describe (self->compressor));
   g_string_append (block, self->crawl_config);
   return g_string_free (block, FALSE);
 }
@@ -855,6 +862,8 @@ ensure_file (CgWarcWriter  *self,
     return TRUE;
 
   if (!self->serial_known && !find_next_serial (self, error))
+    return FALSE;
+  if (!ensure_compressor (self, error))
     return FALSE;
 
   now = g_date_time_new_now_utc ();

@@ -20,6 +20,7 @@
 #include "cg-crawler.h"
 #include "cg-fetcher.h"
 #include "cg-frontier.h"
+#include "cg-gzip-compressor.h"
 #include "cg-project.h"
 #include "cg-test-files.h"
 #include "cg-warc-reader.h"
@@ -1071,8 +1072,9 @@ test_polite_crawl (Fixture       *f,
   assert_archived_once (f, archive, paths, TRUE);
   g_assert_nonnull (strstr (warcinfo, "robots: obey\r\n"));
   {
-    g_autofree char *compression = g_strdup_printf ("compression: gzip, one member per record, libdeflate level %d\r\n",
-                                                    CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL);
+    g_autoptr(CgGzipCompressor) compressor = cg_gzip_compressor_new (CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL);
+    g_autofree char *compression = g_strdup_printf ("compression: gzip, one member per record, %s\r\n",
+                                                    cg_gzip_compressor_describe (compressor));
 
     g_assert_nonnull (strstr (warcinfo, compression));
   }

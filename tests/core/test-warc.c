@@ -10,8 +10,10 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "cg-cdxj.h"
+#include "cg-gzip-compressor.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
 #include "cg-test-files.h"
@@ -319,6 +321,105 @@ test_digest_in_pieces (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* One gzip member per record                                          */
+
+/* Inflates @member with zlib, which must find exactly one gzip member
+ * filling all @member_length bytes, and returns what it held. */
+static GByteArray *
+inflate_one_member (const guint8 *member,
+                    gsize         member_length)
+{
+  GByteArray *plain = g_byte_array_new ();
+  z_stream stream = { 0, };
+  guint8 chunk[16384];
+  int status;
+
+  g_assert_cmpint (inflateInit2 (&stream, 16 + MAX_WBITS), ==, Z_OK);
+  stream.next_in = (Bytef *) member;
+  stream.avail_in = (uInt) member_length;
+  do
+    {
+      stream.next_out = chunk;
+      stream.avail_out = sizeof chunk;
+      status = inflate (&stream, Z_NO_FLUSH);
+      g_assert_true (status == Z_OK || status == Z_STREAM_END);
+      g_byte_array_append (plain, chunk, (guint) (sizeof chunk - stream.avail_out));
+    }
+  while (status != Z_STREAM_END);
+  /* Nothing after the member's trailer. */
+  g_assert_cmpuint (stream.avail_in, ==, 0);
+  inflateEnd (&stream);
+  return plain;
+}
+
+static void
+test_gzip_member_every_level (void)
+{
+  g_autoptr(GString) html = g_string_new (NULL);
+  g_autofree guint8 *noise = g_malloc (300 * 1024);
+  struct { const char *what; const guint8 *data; gsize length; } inputs[4];
+
+  /* Pages repeat themselves (compressible); noise does not, and is long
+   * enough to take several stored blocks where a compressor gives up. */
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (html, "<li><a href=\"/item/%u\">Item %u</a></li>\n", i * 7919 % 10007, i);
+  for (gsize i = 0; i < 300 * 1024; i++)
+    noise[i] = (guint8) g_test_rand_int_range (0, 256);
+  inputs[0].what = "nothing";
+  inputs[0].data = (const guint8 *) "";
+  inputs[0].length = 0;
+  inputs[1].what = "one byte";
+  inputs[1].data = (const guint8 *) "x";
+  inputs[1].length = 1;
+  inputs[2].what = "HTML";
+  inputs[2].data = (const guint8 *) html->str;
+  inputs[2].length = html->len;
+  inputs[3].what = "noise";
+  inputs[3].data = noise;
+  inputs[3].length = 300 * 1024;
+
+  for (int level = 0; level <= CG_WARC_WRITER_MAX_COMPRESSION_LEVEL; level++)
+    {
+      g_autoptr(CgGzipCompressor) compressor = cg_gzip_compressor_new (level);
+
+      g_assert_nonnull (compressor);
+      for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+        {
+          /* Exactly the bound: a compressor that needs more fails here. */
+          gsize bound = cg_gzip_compressor_bound (compressor, inputs[i].length);
+          g_autofree guint8 *member = g_malloc (bound);
+          gsize length = cg_gzip_compressor_compress (compressor, inputs[i].data, inputs[i].length,
+                                                      member, bound);
+          g_autoptr(GByteArray) plain = NULL;
+
+          if (length == 0)
+            g_error ("level %d could not compress %s into its bound of %" G_GSIZE_FORMAT " bytes",
+                     level, inputs[i].what, bound);
+          plain = inflate_one_member (member, length);
+          g_assert_cmpmem (plain->data, plain->len, inputs[i].data, inputs[i].length);
+          if (level > 0 && i == 2)
+            g_assert_cmpuint (length, <, inputs[i].length / 3);
+        }
+    }
+}
+
+static void
+test_gzip_member_compressor_named (void)
+{
+  g_autoptr(CgGzipCompressor) fastest = cg_gzip_compressor_new (1);
+  g_autoptr(CgGzipCompressor) stored = cg_gzip_compressor_new (0);
+  g_autoptr(CgGzipCompressor) smallest = cg_gzip_compressor_new (12);
+
+#ifdef CG_TEST_WITH_ISAL
+  g_assert_cmpstr (cg_gzip_compressor_describe (fastest), ==, "ISA-L igzip level 1");
+#else
+  g_assert_cmpstr (cg_gzip_compressor_describe (fastest), ==, "libdeflate level 1");
+#endif
+  g_assert_cmpstr (cg_gzip_compressor_describe (stored), ==, "libdeflate level 0");
+  g_assert_cmpstr (cg_gzip_compressor_describe (smallest), ==, "libdeflate level 12");
+}
+
+/* ------------------------------------------------------------------ */
 /* Round trip                                                          */
 
 static void
@@ -336,6 +437,13 @@ check_warcinfo (CgWarcRecord *record, const char *file_name)
   g_assert_nonnull (strstr (text, "format: WARC File Format 1.1\r\n"));
   g_assert_nonnull (strstr (text, "conformsTo: " CG_WARC_CONFORMS_TO "\r\n"));
   g_assert_nonnull (strstr (text, host));
+  {
+    g_autoptr(CgGzipCompressor) compressor = cg_gzip_compressor_new (CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL);
+    g_autofree char *compression = g_strdup_printf ("compression: gzip, one member per record, %s\r\n",
+                                                    cg_gzip_compressor_describe (compressor));
+
+    g_assert_nonnull (strstr (text, compression));
+  }
 }
 
 static void
@@ -1705,6 +1813,8 @@ main (int argc, char **argv)
   g_test_add_func ("/warc/digest/base32-rfc4648", test_base32_rfc4648);
   g_test_add_func ("/warc/digest/known-values", test_digest_known_values);
   g_test_add_func ("/warc/digest/in-pieces", test_digest_in_pieces);
+  g_test_add_func ("/warc/gzip-member/every-level", test_gzip_member_every_level);
+  g_test_add_func ("/warc/gzip-member/compressor-named", test_gzip_member_compressor_named);
   ADD ("/warc/writer/round-trip", test_round_trip);
   ADD ("/warc/writer/sha256", test_sha256);
   ADD ("/warc/writer/given-payload-digest", test_given_payload_digest);
