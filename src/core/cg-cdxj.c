@@ -139,13 +139,18 @@ cg_cdxj_index_get_n_lines (CgCdxjIndex *self)
   return self->lines->len;
 }
 
+/* Appends ,"@name":"@value" (or the first member, without the comma). */
 static void
-add_string_member (JsonBuilder *builder,
-                   const char  *name,
-                   const char  *value)
+append_member (GString    *line,
+               const char *name,
+               const char *value)
 {
-  json_builder_set_member_name (builder, name);
-  json_builder_add_string_value (builder, value);
+  if (line->str[line->len - 1] != '{')
+    g_string_append_c (line, ',');
+  g_string_append_c (line, '"');
+  g_string_append (line, name);
+  g_string_append (line, "\":");
+  cg_json_append_string (line, value);
 }
 
 void
@@ -159,10 +164,8 @@ cg_cdxj_index_add (CgCdxjIndex *self,
                    guint64      offset,
                    const char  *filename)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *json = NULL;
   g_autofree char *urlkey = NULL;
+  GString *line;
   char number[32];
 
   g_return_if_fail (self != NULL);
@@ -170,32 +173,35 @@ cg_cdxj_index_add (CgCdxjIndex *self,
   g_return_if_fail (timestamp14 != NULL);
   g_return_if_fail (filename != NULL);
 
-  json_builder_begin_object (builder);
-  add_string_member (builder, "url", url);
-  if (mime != NULL)
-    add_string_member (builder, "mime", mime);
-  if (status != 0)
-    {
-      g_snprintf (number, sizeof number, "%u", status);
-      add_string_member (builder, "status", number);
-    }
-  if (digest != NULL)
-    add_string_member (builder, "digest", digest);
-  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, length);
-  add_string_member (builder, "length", number);
-  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, offset);
-  add_string_member (builder, "offset", number);
-  add_string_member (builder, "filename", filename);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json = json_to_string (root, FALSE);
   urlkey = cg_cdxj_urlkey (url);
-
   /* A key with a space would split the line wrongly; URLs have none once
    * normalised, but an unparsable one is kept as it is. */
   g_strdelimit (urlkey, " \t\r\n", '+');
-  g_ptr_array_add (self->lines, g_strdup_printf ("%s %s %s", urlkey, timestamp14, json));
+
+  /* The JSON block is written directly: one line per record, and a
+   * JsonBuilder tree for each cost more than everything else here. */
+  line = g_string_sized_new (strlen (urlkey) + 2 * strlen (url) + 160);
+  g_string_append (line, urlkey);
+  g_string_append_c (line, ' ');
+  g_string_append (line, timestamp14);
+  g_string_append (line, " {");
+  append_member (line, "url", url);
+  if (mime != NULL)
+    append_member (line, "mime", mime);
+  if (status != 0)
+    {
+      g_snprintf (number, sizeof number, "%u", status);
+      append_member (line, "status", number);
+    }
+  if (digest != NULL)
+    append_member (line, "digest", digest);
+  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, length);
+  append_member (line, "length", number);
+  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, offset);
+  append_member (line, "offset", number);
+  append_member (line, "filename", filename);
+  g_string_append_c (line, '}');
+  g_ptr_array_add (self->lines, g_string_free (line, FALSE));
 }
 
 static void

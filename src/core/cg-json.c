@@ -41,3 +41,46 @@ cg_json_get_string (JsonObject *object,
     return NULL;
   return json_node_get_string (node);
 }
+
+void
+cg_json_append_string (GString    *out,
+                       const char *value)
+{
+  g_autofree char *valid = NULL;
+  const char *run = value;
+  const char *p;
+
+  if (!g_utf8_validate (value, -1, NULL))
+    run = valid = g_utf8_make_valid (value, -1);
+
+  g_string_append_c (out, '"');
+  for (p = run; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+      const char *escape;
+      char control[8];
+
+      switch (c)
+        {
+        case '"': escape = "\\\""; break;
+        case '\\': escape = "\\\\"; break;
+        case '\b': escape = "\\b"; break;
+        case '\f': escape = "\\f"; break;
+        case '\n': escape = "\\n"; break;
+        case '\r': escape = "\\r"; break;
+        case '\t': escape = "\\t"; break;
+        default:
+          if (c >= 0x20)
+            continue;
+          g_snprintf (control, sizeof control, "\\u%04x", c);
+          escape = control;
+          break;
+        }
+      /* Characters that need no escape are copied in runs. */
+      g_string_append_len (out, run, p - run);
+      g_string_append (out, escape);
+      run = p + 1;
+    }
+  g_string_append_len (out, run, p - run);
+  g_string_append_c (out, '"');
+}

@@ -27,4 +27,11 @@ void        cg_json_add_strv           (JsonBuilder *builder,
 const char *cg_json_get_string         (JsonObject  *object,
                                         const char  *name);
 
+/* Appends @value to @out as a quoted JSON string, for lines written many
+ * times a second (the CDXJ index) where building a JsonNode tree for each
+ * would cost more than the rest of the line. Invalid UTF-8 is replaced
+ * with U+FFFD, as JSON must be UTF-8. */
+void        cg_json_append_string      (GString     *out,
+                                        const char  *value);
+
 G_END_DECLS

@@ -162,6 +162,9 @@ is_clean_text (const char *text,
   return TRUE;
 }
 
+/* @what, in these checks, is the untranslated name of the value (marked
+ * with N_()), translated only for an error: the checks run for every
+ * record and every outlink, and looking up a translation is not free. */
 static gboolean
 check_value (const char  *what,
              const char  *value,
@@ -169,12 +172,12 @@ check_value (const char  *what,
              GError     **error)
 {
   if (value == NULL || value[0] == '\0')
-    return invalid (error, _("The WARC record needs a %s."), what);
+    return invalid (error, _("The WARC record needs a %s."), _(what));
   if (!g_utf8_validate (value, -1, NULL) || !is_clean_text (value, allow_space))
     {
       g_autofree char *shown = g_strescape (value, NULL);
 
-      return invalid (error, _("The %s “%s” cannot be written in a WARC header."), what, shown);
+      return invalid (error, _("The %s “%s” cannot be written in a WARC header."), _(what), shown);
     }
   return TRUE;
 }
@@ -189,7 +192,7 @@ check_record_id (const char  *what,
   if (!check_value (what, value, FALSE, error))
     return FALSE;
   if (value[0] != '<' || !g_str_has_suffix (value, ">"))
-    return invalid (error, _("The %s “%s” is not a record id in angle brackets."), what, value);
+    return invalid (error, _("The %s “%s” is not a record id in angle brackets."), _(what), value);
   return TRUE;
 }
 
@@ -233,15 +236,15 @@ check_http_headers (const char    *what,
                     GError       **error)
 {
   if (headers == NULL || length == 0)
-    return invalid (error, _("The WARC record needs the %s."), what);
+    return invalid (error, _("The WARC record needs the %s."), _(what));
   if (length < 4 || memcmp (headers + length - 4, "\r\n\r\n", 4) != 0)
-    return invalid (error, _("The %s does not end with an empty line (CRLF CRLF)."), what);
+    return invalid (error, _("The %s does not end with an empty line (CRLF CRLF)."), _(what));
   /* application/http is HTTP/1 message syntax; HTTP/2 exchanges are
    * recorded with an HTTP/1.1 status line, as other archiving tools do. */
   if (is_response && (length < 9 || (memcmp (headers, "HTTP/1.1 ", 9) != 0 &&
                                      memcmp (headers, "HTTP/1.0 ", 9) != 0)))
     return invalid (error, _("The %s does not start with an HTTP/1.1 or HTTP/1.0 status line."),
-                    what);
+                    _(what));
   return TRUE;
 }
 
@@ -407,7 +410,7 @@ cg_warc_writer_set_operator (CgWarcWriter  *self,
   g_return_val_if_fail (CG_IS_WARC_WRITER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (operator_ != NULL && operator_[0] != '\0' && !check_value (_("operator"), operator_, TRUE, error))
+  if (operator_ != NULL && operator_[0] != '\0' && !check_value (N_("operator"), operator_, TRUE, error))
     return FALSE;
 
   g_free (self->operator_);
@@ -976,9 +979,9 @@ check_common (const char  *target_uri,
               const char  *concurrent_to,
               GError     **error)
 {
-  return check_value (_("target URI"), target_uri, FALSE, error) &&
+  return check_value (N_("target URI"), target_uri, FALSE, error) &&
          check_ip_address (ip_address, error) &&
-         check_record_id (_("WARC-Concurrent-To value"), concurrent_to, error);
+         check_record_id (N_("WARC-Concurrent-To value"), concurrent_to, error);
 }
 
 static gboolean
@@ -988,10 +991,10 @@ check_revisit (const char  *payload_digest,
                const char  *refers_to_record_id,
                GError     **error)
 {
-  if (!check_value (_("payload digest of the revisited record"), payload_digest, FALSE, error) ||
-      !check_value (_("WARC-Refers-To-Target-URI"), refers_to_target_uri, FALSE, error) ||
-      !check_value (_("WARC-Refers-To-Date"), refers_to_date, FALSE, error) ||
-      !check_record_id (_("WARC-Refers-To"), refers_to_record_id, error))
+  if (!check_value (N_("payload digest of the revisited record"), payload_digest, FALSE, error) ||
+      !check_value (N_("WARC-Refers-To-Target-URI"), refers_to_target_uri, FALSE, error) ||
+      !check_value (N_("WARC-Refers-To-Date"), refers_to_date, FALSE, error) ||
+      !check_record_id (N_("WARC-Refers-To"), refers_to_record_id, error))
     return FALSE;
   if (strchr (payload_digest, ':') == NULL)
     return invalid (error, _("The payload digest “%s” has no algorithm label (such as “sha1:”)."),
@@ -1165,9 +1168,9 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
   is_revisit = exchange->revisit_payload_digest != NULL;
 
   if (!check_common (exchange->target_uri, exchange->ip_address, NULL, error) ||
-      !check_http_headers (_("HTTP request header block"), exchange->request_headers,
+      !check_http_headers (N_("HTTP request header block"), exchange->request_headers,
                            exchange->request_headers_length, FALSE, error) ||
-      !check_http_headers (_("HTTP response header block"), exchange->response_headers,
+      !check_http_headers (N_("HTTP response header block"), exchange->response_headers,
                            exchange->response_headers_length, TRUE, error))
     return FALSE;
   if (is_revisit &&
@@ -1241,7 +1244,7 @@ cg_warc_writer_write_request (CgWarcWriter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!check_common (target_uri, ip_address, concurrent_to, error) ||
-      !check_http_headers (_("HTTP request header block"), headers, headers_length, FALSE, error) ||
+      !check_http_headers (N_("HTTP request header block"), headers, headers_length, FALSE, error) ||
       !ensure_file (self, error))
     return NULL;
 
@@ -1271,7 +1274,7 @@ cg_warc_writer_write_response (CgWarcWriter      *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!check_common (target_uri, ip_address, concurrent_to, error) ||
-      !check_http_headers (_("HTTP response header block"), headers, headers_length, TRUE, error) ||
+      !check_http_headers (N_("HTTP response header block"), headers, headers_length, TRUE, error) ||
       !ensure_file (self, error))
     return NULL;
 
@@ -1302,7 +1305,7 @@ cg_warc_writer_write_revisit (CgWarcWriter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!check_common (target_uri, ip_address, concurrent_to, error) ||
-      !check_http_headers (_("HTTP response header block"), headers, headers_length, TRUE, error) ||
+      !check_http_headers (N_("HTTP response header block"), headers, headers_length, TRUE, error) ||
       !check_revisit (payload_digest, refers_to_target_uri, refers_to_date, refers_to_record_id,
                       error) ||
       !ensure_file (self, error))
@@ -1343,7 +1346,7 @@ cg_warc_writer_write_metadata (CgWarcWriter       *self,
   block = g_string_sized_new (length + 256);
   for (guint i = 0; outlinks != NULL && outlinks[i] != NULL; i++)
     {
-      if (!check_value (_("outlink"), outlinks[i], TRUE, error))
+      if (!check_value (N_("outlink"), outlinks[i], TRUE, error))
         return NULL;
       /* Without printf: a page has dozens of outlinks. */
       g_string_append (block, "outlink: ");
@@ -1411,7 +1414,7 @@ cg_warc_writer_write_resource (CgWarcWriter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!check_common (target_uri, NULL, concurrent_to, error) ||
-      !check_value (_("content type"), content_type, TRUE, error) ||
+      !check_value (N_("content type"), content_type, TRUE, error) ||
       !ensure_file (self, error))
     return NULL;
 

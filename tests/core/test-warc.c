@@ -1558,6 +1558,40 @@ test_cdxj_bad_lines (void)
     }
 }
 
+/* Values that need escaping in the JSON block come back as they were
+ * (invalid UTF-8 as U+FFFD), read by json-glib's parser. */
+static void
+test_cdxj_escaping (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgCdxjIndex) index = cg_cdxj_index_new ();
+  g_autofree char *path = g_build_filename (f->dir, "escaping.cdxj", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(CgCdxjEntry) entry = NULL;
+  const char *url = "http://example.org/a\"b\\c\td\x01e/caf\xc3\xa9";
+  const char *mime = "text/html; charset=\"\xff\"";
+
+  cg_cdxj_index_add (index, url, "20260101000000", mime, 200, "ABC", 12, 34, "f \"1\".warc.gz");
+  g_assert_true (cg_cdxj_index_write (index, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  /* One line: the control characters are escaped, not written raw. */
+  g_assert_cmpint (strchr (text, '\n') - text, ==, (int) strlen (text) - 1);
+  g_assert_null (strchr (text, '\t'));
+  g_assert_null (strchr (text, '\x01'));
+
+  entry = cg_cdxj_parse_line (text, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (entry->url, ==, url);
+  g_assert_cmpstr (entry->mime, ==, "text/html; charset=\"\xef\xbf\xbd\"");
+  g_assert_cmpuint (entry->status, ==, 200);
+  g_assert_cmpstr (entry->digest, ==, "ABC");
+  g_assert_cmpuint (entry->length, ==, 12);
+  g_assert_cmpuint (entry->offset, ==, 34);
+  g_assert_cmpstr (entry->filename, ==, "f \"1\".warc.gz");
+}
+
 static void
 test_cdxj_index (Fixture *f, gconstpointer data)
 {
@@ -1834,6 +1868,7 @@ main (int argc, char **argv)
   ADD ("/warc/reader/block-cap", test_reader_block_cap);
   g_test_add_func ("/warc/cdxj/urlkey", test_cdxj_urlkey);
   g_test_add_func ("/warc/cdxj/bad-lines", test_cdxj_bad_lines);
+  ADD ("/warc/cdxj/escaping", test_cdxj_escaping);
   ADD ("/warc/cdxj/index", test_cdxj_index);
 #undef ADD
 
