@@ -17,6 +17,14 @@
 #                        (default _build-bench, set up as a release build if missing)
 #   CARTOGRAPH_CLI       the cartograph-cli to use instead
 #   CG_BENCH_HTTRACK_MAX_TIME  seconds httrack may run (default 180; see below)
+#   CG_BENCH_ROUNDS      rounds of crawls (default 3; see below)
+#
+# One crawl says little on a machine of two cores shared with nginx: the
+# same tool's rate was seen to swing by a third from one run to the next.
+# The tools therefore crawl in rounds, one tool after the other in each
+# round, and each row of the table is the tool's median round (by pages
+# per second), with the lowest and highest rate beside it. httrack, which
+# is stopped by the clock, crawls in the first round only.
 #
 # httrack (Debian 12's 3.49) refills its connection slots about once a
 # second while it parses, so it fetches about as many pages per second as it
@@ -38,6 +46,7 @@ port="${CG_BENCH_PORT:-18080}"
 tools="${CG_BENCH_TOOLS:-cartograph wget2 wget httrack}"
 build="${CG_BENCH_BUILD_DIR:-$root/_build-bench}"
 httrack_max_time="${CG_BENCH_HTTRACK_MAX_TIME:-180}"
+rounds="${CG_BENCH_ROUNDS:-3}"
 url="http://127.0.0.1:$port/index.html"
 python=/usr/bin/python3
 
@@ -45,6 +54,7 @@ die () { echo "run.sh: $*" >&2; exit 1; }
 
 [[ "$pages" =~ ^[0-9]+$ ]] || die "CG_BENCH_PAGES must be a number, not '$pages'"
 [[ "$httrack_max_time" =~ ^[0-9]+$ ]] || die "CG_BENCH_HTTRACK_MAX_TIME must be a number of seconds"
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "CG_BENCH_ROUNDS must be a number of rounds (1 or more), not '$rounds'"
 for tool in $tools; do
   case "$tool" in
     cartograph|wget2|wget|httrack) ;;
@@ -136,7 +146,7 @@ run_tool () { # NAME OUTDIR COMMAND…
   local name="$1" out="$2"
   shift 2
   local status=0
-  echo "Crawling with $name…"
+  echo "Crawling with $name (round $round of $rounds)…"
   echo "  $*" > "$out.command"
   /usr/bin/time -v -o "$out.time" "$@" > "$out.stdout" 2> "$out.stderr" || status=$?
   echo "$status" > "$out.status"
@@ -153,8 +163,10 @@ record () { # NAME OUTDIR HTML RESOURCES NOTE
     "$(<"$out.status")" "$note" >> "$results_tsv"
 }
 
+for round in $(seq 1 "$rounds"); do
 for tool in $tools; do
-  out="$runs/$tool"
+  [[ "$tool" == httrack && "$round" -gt 1 ]] && continue
+  out="$runs/$tool-$round"
   mkdir -p "$out"
   case "$tool" in
     cartograph)
@@ -191,6 +203,7 @@ print(*db.execute("SELECT count(CASE WHEN mime = ? AND status = 200 THEN 1 END),
       ;;
   esac
 done
+done
 
 # --- The table -------------------------------------------------------------
 results="$work/results-latest.txt"
@@ -217,12 +230,12 @@ def ratio(a, b):
     return f"{a / b:.2f}x"
 
 
-rows = []
+runs = []
 for line in open(path):
     name, html, resources, wall, user, sys_, rss, status, note = line.rstrip("\n").split("\t")
     html, resources = int(html), int(resources)
     wall, cpu = seconds(wall), float(user) + float(sys_)
-    rows.append({
+    runs.append({
         "name": name, "html": html, "resources": resources, "wall": wall, "cpu": cpu,
         "rate": html / wall if wall > 0 else 0.0,
         "cpu_per_k": cpu / html * 1000 if html > 0 else float("inf"),
@@ -230,11 +243,26 @@ for line in open(path):
         "complete": html >= expected_html,
     })
 
+# Each tool's median round by rate (the lower middle one of an even
+# count), with the range of its rates; a round that fetched less than the
+# whole site counts as incomplete whatever its rate.
+rows = []
+for name in dict.fromkeys(r["name"] for r in runs):
+    mine = sorted((r for r in runs if r["name"] == name), key=lambda r: r["rate"])
+    median = dict(mine[(len(mine) - 1) // 2])
+    median["rounds"] = len(mine)
+    median["low"], median["high"] = mine[0]["rate"], mine[-1]["rate"]
+    median["complete"] = all(r["complete"] for r in mine)
+    median["rss"] = max(r["rss"] for r in mine)
+    rows.append(median)
+
 print(f"Crawl throughput: {pages} pages + indexes ({expected_html} HTML documents, "
       f"{expected_resources} resources) from nginx on 127.0.0.1")
 print(f"{cores} cores; load average before the crawls: {load_before}")
+print(f"Each row: the tool's median of {max(r['rounds'] for r in rows)} rounds by pages/s, "
+      "with the range of its rounds; RSS: the highest of its rounds.")
 print()
-header = (f"{'tool':<15} {'HTML':>6} {'all':>6} {'wall s':>8} {'pages/s':>8} {'CPU s/1k':>9} "
+header = (f"{'tool':<15} {'HTML':>6} {'all':>6} {'wall s':>8} {'pages/s':>8} {'range':>11} {'CPU s/1k':>9} "
           f"{'RSS MB':>7} {'exit':>4}  {'CG speed':>8} {'CG CPU':>7} {'CG RSS':>7}  output")
 print(header)
 print("-" * len(header))
@@ -246,7 +274,8 @@ for r in rows:
                                                                 (cg["rss"], r["rss"], 7)))
     else:
         ratios = f"{'':>8} {'':>7} {'':>7}"
-    print(f"{r['name']:<15} {r['html']:>6} {r['resources']:>6} {r['wall']:>8.2f} {r['rate']:>8.1f} "
+    spread = f"{r['low']:.0f}-{r['high']:.0f}"
+    print(f"{r['name']:<15} {r['html']:>6} {r['resources']:>6} {r['wall']:>8.2f} {r['rate']:>8.1f} {spread:>11} "
           f"{r['cpu_per_k']:>9.2f} {r['rss']:>7.1f} {r['status']:>4}  {ratios}  {r['note']}")
 print()
 print("HTML: the site's HTML documents fetched (all must be, for a complete crawl); all: every")
