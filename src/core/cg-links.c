@@ -204,8 +204,10 @@ typedef void (*CssRefFunc) (const char *reference,
                             gboolean    is_import,
                             gpointer    user_data);
 
+/* HTML's ASCII whitespace, which is also CSS's whitespace once its input
+ * is preprocessed. */
 static gboolean
-is_css_space (char c)
+is_ascii_whitespace (char c)
 {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
@@ -234,7 +236,7 @@ consume_escape (const char **p,
     }
   if (digits > 0)
     {
-      if (s < end && is_css_space (*s))
+      if (s < end && is_ascii_whitespace (*s))
         {
           if (*s == '\r' && s + 1 < end && s[1] == '\n')
             s++;
@@ -299,7 +301,7 @@ consume_url (const char **p,
   const char *s = *p;
   GString *out;
 
-  while (s < end && is_css_space (*s))
+  while (s < end && is_ascii_whitespace (*s))
     s++;
   if (s < end && (*s == '"' || *s == '\''))
     {
@@ -316,9 +318,9 @@ consume_url (const char **p,
   out = g_string_new (NULL);
   while (s < end && *s != ')')
     {
-      if (is_css_space (*s))
+      if (is_ascii_whitespace (*s))
         {
-          while (s < end && is_css_space (*s))
+          while (s < end && is_ascii_whitespace (*s))
             s++;
           if (s < end && *s != ')')
             {
@@ -393,7 +395,7 @@ scan_css (const char *css,
                (p + 7 == end || !is_ident_char (p[7])))
         {
           p += 7;
-          while (p < end && is_css_space (*p))
+          while (p < end && is_ascii_whitespace (*p))
             p++;
           if (p < end && (*p == '"' || *p == '\''))
             {
@@ -1121,6 +1123,43 @@ anchor_text_free (AnchorText *anchor)
   g_free (anchor);
 }
 
+/* Adds one character of a link's text: spaces, in runs, become one
+ * space between words. */
+static inline void
+anchor_text_push (AnchorText *anchor,
+                  gunichar    c,
+                  gboolean    is_space)
+{
+  if (is_space)
+    {
+      anchor->pending_space = anchor->text->len > 0;
+      return;
+    }
+  if (anchor->pending_space)
+    {
+      g_string_append_c (anchor->text, ' ');
+      anchor->chars++;
+      anchor->pending_space = FALSE;
+      if (anchor->chars >= CG_LINKS_MAX_ANCHOR_TEXT)
+        return;
+    }
+  if (c < 0x80)
+    g_string_append_c (anchor->text, (char) c);
+  else
+    g_string_append_unichar (anchor->text, c);
+  anchor->chars++;
+}
+
+static gboolean
+is_ascii_text (const char *text,
+               gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    if ((guchar) text[i] >= 0x80 || text[i] == '\0')
+      return FALSE;
+  return TRUE;
+}
+
 static void
 anchor_text_add (AnchorText *anchor,
                  const char *text,
@@ -1130,26 +1169,20 @@ anchor_text_add (AnchorText *anchor,
 
   if (anchor->chars >= CG_LINKS_MAX_ANCHOR_TEXT)
     return;
+  /* Most link texts are ASCII, read without decoding every character;
+   * HTML's spaces are g_unichar_isspace()'s in ASCII. */
+  if (is_ascii_text (text, length))
+    {
+      for (gsize i = 0; i < length && anchor->chars < CG_LINKS_MAX_ANCHOR_TEXT; i++)
+        anchor_text_push (anchor, (guchar) text[i], is_ascii_whitespace (text[i]));
+      return;
+    }
   valid = g_utf8_make_valid (text, (gssize) length);
   for (const char *p = valid; *p != '\0' && anchor->chars < CG_LINKS_MAX_ANCHOR_TEXT; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
 
-      if (g_unichar_isspace (c) || c == 0x00A0)
-        {
-          anchor->pending_space = anchor->text->len > 0;
-          continue;
-        }
-      if (anchor->pending_space)
-        {
-          g_string_append_c (anchor->text, ' ');
-          anchor->chars++;
-          anchor->pending_space = FALSE;
-          if (anchor->chars >= CG_LINKS_MAX_ANCHOR_TEXT)
-            break;
-        }
-      g_string_append_unichar (anchor->text, c);
-      anchor->chars++;
+      anchor_text_push (anchor, c, g_unichar_isspace (c) || c == 0x00A0);
     }
 }
 
@@ -1659,12 +1692,6 @@ cg_links_extract_css (const char   *data,
 
 /* ---- srcset ------------------------------------------------------------- */
 
-static gboolean
-is_html_space (char c)
-{
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 /* The HTML standard's "parse a srcset attribute", keeping only the URLs:
  * a candidate's URL is a run of non-space characters, so it may contain
  * commas; trailing commas end the candidate; descriptors run to the next
@@ -1683,13 +1710,13 @@ cg_links_parse_srcset (const char *srcset)
       const char *end;
       gboolean ended_by_comma = FALSE;
 
-      while (is_html_space (*p) || *p == ',')
+      while (is_ascii_whitespace (*p) || *p == ',')
         p++;
       if (*p == '\0')
         break;
 
       start = p;
-      while (*p != '\0' && !is_html_space (*p))
+      while (*p != '\0' && !is_ascii_whitespace (*p))
         p++;
       end = p;
       while (end > start && end[-1] == ',')

@@ -612,6 +612,8 @@ test_same_as_tree (void)
     "<a href=\"/x\"><div>a</div> <div>b</div></a><a href=\"/y\"><p>one</p>\n<p>two</p></a>",
     "<body>\n<a href=\"/e\">caf&eacute; &amp; &#x263A; &nbsp;x</a><a href=\"/s\">a<script>var s = 1;</script>b</a>",
     "<a href=\"/c\">x<!-- no -->y</a><a href=\"/i\"><img src=\"/i.png\" alt=\"  the   image \"></a>",
+    /* Every ASCII blank, and a vertical tab, which is none. */
+    "<a href=\"/w\">\tone\r\n\ftwo \x0b three</a><a href=\"/w2\"> x &#9; y&#12;</a>",
     "<a href=\"/i2\"> <span><img src=\"/a.png\"><img src=\"/b.png\" alt=\"\"><img alt=\"third\"></span></a>",
     "<a href=\"/n\"><b>bold</b><img alt=\"alt\"></a><a href=\"/m\"></a><area href=\"/ar\" alt=\" an area \">",
     /* Unclosed and nested links, links without href. */
@@ -659,6 +661,17 @@ test_same_as_tree (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     assert_same_as_tree (extractor, pages[i], strlen (pages[i]), PAGE_URL, NULL);
+  {
+    /* A link text longer than is kept, cut at the same place, in ASCII
+     * and with a non-ASCII character past the cut. */
+    g_autofree char *words = g_strnfill (CG_LINKS_MAX_ANCHOR_TEXT * 2, 'w');
+    g_autofree char *page = NULL;
+
+    for (guint i = 3; i < CG_LINKS_MAX_ANCHOR_TEXT * 2; i += 7)
+      words[i] = ' ';
+    page = g_strdup_printf ("<a href=\"/long\">%s</a><a href=\"/long2\">%s caf\xc3\xa9</a>", words, words);
+    assert_same_as_tree (extractor, page, strlen (page), PAGE_URL, NULL);
+  }
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {
       g_autoptr(GBytes) bytes = load_fixture (fixtures[i]);
