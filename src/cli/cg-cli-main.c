@@ -1,21 +1,24 @@
 /* cg-cli-main.c: cartograph-cli, everything the window does, headless.
  *
+ * The commands that render pages in WebKit (model, render) are a program
+ * of their own, cartograph-cli-web, which this one runs in its place:
+ * loading WebKitGTK and GTK, some 180 libraries, took 0.14 s of CPU at
+ * every start, a fortieth of a 20,000-page crawl in the crawl throughput
+ * benchmark (tests/bench) and most of what a quick command such as info
+ * takes. The commands without a table entry's run function are its.
+ *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <locale.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
 
 #include "cg-cli.h"
-
-typedef struct {
-  const char       *name;
-  const char       *summary;
-  CgCliCommandFunc  run;
-} CgCliCommand;
 
 static const CgCliCommand commands[] = {
   { "compare",    N_("Compare two versions of a site’s model"),             cg_cli_compare },
@@ -26,42 +29,10 @@ static const CgCliCommand commands[] = {
   { "harvest",    N_("Archive a site by its model: by class, pattern or example"), cg_cli_harvest },
   { "import",     N_("Save a crawl spec or model file as a model version"), cg_cli_import },
   { "info",       N_("Show what a project folder holds"),                  cg_cli_info },
-  { "model",      N_("Learn how a site is built: page classes and their links"), cg_cli_model },
-  { "render",     N_("Render pages headless and capture every element’s box and font"), cg_cli_render },
+  { "model",      N_("Learn how a site is built: page classes and their links"), NULL },
+  { "render",     N_("Render pages headless and capture every element’s box and font"), NULL },
   { "serve-demo", N_("Serve the bundled demo site on 127.0.0.1"),          cg_cli_serve_demo },
 };
-
-void
-cg_cli_print_error (const char *format,
-                    ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* Translators: the prefix of every error cartograph-cli prints. */
-  g_printerr (_("cartograph-cli: %s\n"), message);
-}
-
-gboolean
-cg_cli_parse_options (GOptionContext  *context,
-                      int             *argc,
-                      char          ***argv,
-                      int             *exit_code)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      cg_cli_print_error ("%s", error->message);
-      g_printerr (_("Run “%s --help” to see its options.\n"), (*argv)[0]);
-      *exit_code = CG_CLI_EXIT_USAGE;
-      return FALSE;
-    }
-  return TRUE;
-}
 
 static void
 print_usage (FILE *stream)
@@ -74,17 +45,49 @@ print_usage (FILE *stream)
   fprintf (stream, "\n%s\n", _("Run “cartograph-cli COMMAND --help” for the options of a command."));
 }
 
+/* cartograph-cli-web beside this program (a build folder), else where it
+ * is installed. */
+static char *
+find_web_helper (void)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (self != NULL)
+    {
+      g_autofree char *folder = g_path_get_dirname (self);
+      g_autofree char *beside = g_build_filename (folder, "cartograph-cli-web", NULL);
+
+      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&beside);
+    }
+  return g_strdup (CG_CLI_WEB_HELPER);
+}
+
+/* Runs @argv (this program's, argv[1] the command) in cartograph-cli-web,
+ * which takes this process's place; returns only if it could not. */
+static int
+run_in_web_helper (int    argc,
+                   char **argv)
+{
+  g_autofree char *helper = find_web_helper ();
+  int saved_errno;
+
+  argv[0] = helper;
+  execv (helper, argv);
+  saved_errno = errno;
+  cg_cli_print_error (_("cannot run “%s”: its WebKit helper %s could not be started: %s"),
+                      argv[1], helper, g_strerror (saved_errno));
+  return CG_CLI_EXIT_FAILED;
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  const CgCliCommand *command;
   const char *name;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  g_set_prgname ("cartograph-cli");
+  cg_cli_init ();
 
   if (argc < 2)
     {
@@ -104,16 +107,11 @@ main (int    argc,
       return CG_CLI_EXIT_OK;
     }
 
-  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    {
-      if (g_str_equal (name, commands[i].name))
-        {
-          g_autofree char *prgname = g_strdup_printf ("cartograph-cli %s", name);
-
-          argv[1] = prgname;
-          return commands[i].run (argc - 1, argv + 1);
-        }
-    }
+  command = cg_cli_find_command (commands, G_N_ELEMENTS (commands), name);
+  if (command != NULL && command->run == NULL)
+    return run_in_web_helper (argc, argv);
+  if (command != NULL)
+    return cg_cli_run_command (command, argc, argv);
 
   if (name[0] == '-')
     cg_cli_print_error (_("unknown option “%s”"), name);

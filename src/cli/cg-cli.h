@@ -1,4 +1,4 @@
-/* cg-cli.h: the subcommands of cartograph-cli.
+/* cg-cli.h: the subcommands of cartograph-cli and cartograph-cli-web.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -17,6 +17,13 @@ G_BEGIN_DECLS
 /* Each subcommand gets its own name as argv[0] and parses the rest. */
 typedef int (*CgCliCommandFunc) (int argc, char **argv);
 
+typedef struct {
+  const char       *name;
+  const char       *summary;
+  /* NULL in cartograph-cli for the commands cartograph-cli-web runs. */
+  CgCliCommandFunc  run;
+} CgCliCommand;
+
 
 int  cg_cli_clustvx     (int argc, char **argv);
 int  cg_cli_crawl       (int argc, char **argv);
@@ -29,6 +36,17 @@ int  cg_cli_info        (int argc, char **argv);
 int  cg_cli_model       (int argc, char **argv);
 int  cg_cli_render      (int argc, char **argv);
 int  cg_cli_serve_demo  (int argc, char **argv);
+
+/* The locale, the translations and the program name. */
+void     cg_cli_init          (void);
+const CgCliCommand *
+         cg_cli_find_command  (const CgCliCommand  *commands,
+                               gsize                n_commands,
+                               const char          *name);
+/* Runs @command with the command line of main(), argv[1] its name. */
+int      cg_cli_run_command   (const CgCliCommand  *command,
+                               int                  argc,
+                               char               **argv);
 
 /* Parses a subcommand's options and reports a usage error the same way for
  * every subcommand. Returns FALSE when the caller should exit with the code

@@ -20,6 +20,18 @@ check "no command prints usage and exits 2" '[ $rc -eq 2 ] && echo "$err" | grep
 err=$("$cli" info --bogus 2>&1 >/dev/null); rc=$?
 check "a subcommand's unknown option exits 2" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--bogus"'
 
+# The commands that render in WebKit run in cartograph-cli-web, so the
+# others start without loading WebKit or GTK.
+libs=$(ldd "$cli")
+check "cartograph-cli loads neither WebKit nor GTK" '! echo "$libs" | grep -Eq "libwebkitgtk|libgtk-4"'
+out=$("$cli" render --help); rc=$?
+check "render --help runs in the WebKit helper" '[ $rc -eq 0 ] && echo "$out" | grep -q "Render pages headless"'
+err=$("$cli" model --bogus 2>&1 >/dev/null); rc=$?
+check "model's unknown option exits 2 through the helper" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--bogus"'
+helper="$(dirname "$cli")/cartograph-cli-web"
+err=$("$helper" info 2>&1 >/dev/null); rc=$?
+check "the WebKit helper refuses other commands" '[ $rc -eq 2 ] && echo "$err" | grep -q "cartograph-cli --help"'
+
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 err=$("$cli" info --project "$tmp/none" 2>&1 >/dev/null); rc=$?
 check "info on a missing folder fails naming it" '[ $rc -eq 1 ] && echo "$err" | grep -q "$tmp/none"'
