@@ -738,6 +738,47 @@ test_given_payload_digest (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (error->message, other_sha1 + strlen ("sha1:")));
 }
 
+/* A file past the steps in which the writer starts writing out (8 MiB):
+ * every record reads back whole, digests verified, and the file is as
+ * long as the records written. */
+static void
+test_large_file (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "large");
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *path = NULL;
+  guint64 end = 0;
+  GStatBuf st;
+
+  for (guint i = 0; i < 24; i++)
+    {
+      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/big/%u", i);
+      g_autoptr(GBytes) body = random_bytes (1024 * 1024, i);
+      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "application/octet-stream", NULL, body);
+      g_autoptr(CgWarcRecordInfo) request = NULL;
+      g_autoptr(CgWarcRecordInfo) response = NULL;
+      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+
+      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &request, &response, &error));
+      g_assert_no_error (error);
+      end = response->offset + response->length;
+    }
+  g_assert_true (cg_warc_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  files = list_warc_files (f->dir);
+  g_assert_cmpuint (files->len, ==, 1);
+  path = g_build_filename (f->dir, g_ptr_array_index (files, 0), NULL);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, end);
+  g_assert_cmpuint (end, >, 3 * 8 * 1024 * 1024);
+  records = read_all (path);
+  /* warcinfo, then a request and a response for each. */
+  g_assert_cmpuint (records->len, ==, 1 + 2 * 24);
+}
+
 /* ------------------------------------------------------------------ */
 /* Rollover                                                            */
 
@@ -1852,6 +1893,7 @@ main (int argc, char **argv)
   ADD ("/warc/writer/round-trip", test_round_trip);
   ADD ("/warc/writer/sha256", test_sha256);
   ADD ("/warc/writer/given-payload-digest", test_given_payload_digest);
+  ADD ("/warc/writer/large-file", test_large_file);
   ADD ("/warc/writer/rollover", test_rollover);
   ADD ("/warc/writer/refuses-bad-input", test_writer_refuses_bad_input);
   ADD ("/warc/repair/every-cut-in-last-record", test_repair_every_cut);
