@@ -285,8 +285,11 @@ cg_cli_crawl (int    argc,
   cg_crawler_start (crawler);
   cg_cli_run_wait (&cli.run);
 
-  report = cg_crawl_report_build (project, cg_crawler_get_crawl_id (crawler), NULL);
-  if (report != NULL && !quiet)
+  /* The report reads the whole crawl back from the database: not for
+   * nothing when it is not shown. */
+  if (!quiet)
+    report = cg_crawl_report_build (project, cg_crawler_get_crawl_id (crawler), NULL);
+  if (report != NULL)
     printf ("%s", report);
 
   stopped = g_strdup_printf (_("Stopped. Run “cartograph-cli crawl --resume --project %s” to go on.\n"), folder);

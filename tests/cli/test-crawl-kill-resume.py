@@ -430,6 +430,14 @@ def main():
         check(result.returncode == 0, f"the reference crawl failed: {result.stderr}")
         names, n, requisites = check_project(reference, base, truth_paths)
         print(f"# reference crawl: {n} URLs archived in {len(names)} files, {duration:.2f} s", flush=True)
+        check(result.stdout == "", f"--quiet printed: {result.stdout[:300]!r}")
+
+        # Without --quiet, the summary report follows the crawl.
+        shown = run_cli(["crawl", base, "--project", os.path.join(tmp, "shown"), "--no-politeness",
+                         "--max-pages", "5"])
+        check(shown.returncode == 0, f"the crawl with a report failed: {shown.stderr}")
+        check("Status codes" in shown.stdout and "MIME types" in shown.stdout,
+              f"no summary report after the crawl: {shown.stdout[:300]!r}")
 
         # Stratified delays: each run kills in its own slice of the crawl's
         # length (and a little past it), in shuffled order.
