@@ -7,6 +7,13 @@
  * igzip where it is available. Both write a complete gzip member
  * (header, deflate stream, CRC-32 and length) in one call.
  *
+ * igzip's level 1 builds Huffman codes for each record, which for a short
+ * record takes longer than compressing it: a quarter of the compressing
+ * time of the crawl benchmark went to the request and metadata records
+ * (a few hundred bytes to a few KiB each). Records shorter than
+ * SHORT_RECORD are therefore coded with deflate's fixed codes (igzip's
+ * level 0): five times as fast, for 3 % larger WARC files there.
+ *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,6 +33,9 @@
  * header. */
 #define STORED_BLOCK_SIZE  65535
 #define STORED_BLOCK_HEAD  5
+
+/* See above. */
+#define SHORT_RECORD       4096
 
 struct _CgGzipCompressor
 {
@@ -110,9 +120,18 @@ compress_with_isal (CgGzipCompressor *self,
   struct isal_zstream stream;
 
   isal_deflate_stateless_init (&stream);
-  stream.level = (guint32) self->level;
-  stream.level_buf = self->isal_level_buffer;
-  stream.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+  if (length < SHORT_RECORD)
+    {
+      stream.level = 0;
+      if (isal_deflate_set_hufftables (&stream, NULL, IGZIP_HUFFTABLE_STATIC) != COMP_OK)
+        return 0;
+    }
+  else
+    {
+      stream.level = (guint32) self->level;
+      stream.level_buf = self->isal_level_buffer;
+      stream.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+    }
   stream.gzip_flag = IGZIP_GZIP;
   stream.end_of_stream = 1;
   stream.flush = NO_FLUSH;

@@ -357,7 +357,8 @@ test_gzip_member_every_level (void)
 {
   g_autoptr(GString) html = g_string_new (NULL);
   g_autofree guint8 *noise = g_malloc (300 * 1024);
-  struct { const char *what; const guint8 *data; gsize length; } inputs[4];
+  g_autoptr(GString) headers = g_string_new (NULL);
+  struct { const char *what; const guint8 *data; gsize length; } inputs[5];
 
   /* Pages repeat themselves (compressible); noise does not, and is long
    * enough to take several stored blocks where a compressor gives up. */
@@ -365,6 +366,10 @@ test_gzip_member_every_level (void)
     g_string_append_printf (html, "<li><a href=\"/item/%u\">Item %u</a></li>\n", i * 7919 % 10007, i);
   for (gsize i = 0; i < 300 * 1024; i++)
     noise[i] = (guint8) g_test_rand_int_range (0, 256);
+  /* Short, as request records are, and coded another way (see
+   * cg-gzip-compressor.c). */
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (headers, "X-Header-%u: value %u of a request header block\r\n", i, i % 3);
   inputs[0].what = "nothing";
   inputs[0].data = (const guint8 *) "";
   inputs[0].length = 0;
@@ -377,6 +382,9 @@ test_gzip_member_every_level (void)
   inputs[3].what = "noise";
   inputs[3].data = noise;
   inputs[3].length = 300 * 1024;
+  inputs[4].what = "short headers";
+  inputs[4].data = (const guint8 *) headers->str;
+  inputs[4].length = headers->len;
 
   for (int level = 0; level <= CG_WARC_WRITER_MAX_COMPRESSION_LEVEL; level++)
     {
@@ -399,6 +407,8 @@ test_gzip_member_every_level (void)
           g_assert_cmpmem (plain->data, plain->len, inputs[i].data, inputs[i].length);
           if (level > 0 && i == 2)
             g_assert_cmpuint (length, <, inputs[i].length / 3);
+          if (level > 0 && i == 4)
+            g_assert_cmpuint (length, <, inputs[i].length / 2);
         }
     }
 }
