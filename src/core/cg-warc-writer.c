@@ -439,7 +439,7 @@ cg_warc_new_record_id (void)
 {
   g_autofree char *uuid = g_uuid_string_random ();
 
-  return g_strdup_printf ("<urn:uuid:%s>", uuid);
+  return g_strconcat ("<urn:uuid:", uuid, ">", NULL);
 }
 
 static char *
