@@ -6,9 +6,9 @@
 #include "cg-test-server.h"
 
 SoupServer *
-cg_test_server_new (SoupServerCallback   callback,
-                    gpointer             user_data,
-                    char               **out_base)
+cg_test_server_listen (SoupServerCallback   callback,
+                       gpointer             user_data,
+                       guint               *out_port)
 {
   SoupServer *server = soup_server_new (NULL, NULL);
   g_autoptr(GError) error = NULL;
@@ -19,7 +19,19 @@ cg_test_server_new (SoupServerCallback   callback,
   g_assert_no_error (error);
   uris = soup_server_get_uris (server);
   g_assert_nonnull (uris);
-  *out_base = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+  *out_port = (guint) g_uri_get_port (uris->data);
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  return server;
+}
+
+SoupServer *
+cg_test_server_new (SoupServerCallback   callback,
+                    gpointer             user_data,
+                    char               **out_base)
+{
+  guint port;
+  SoupServer *server = cg_test_server_listen (callback, user_data, &port);
+
+  *out_base = g_strdup_printf ("http://127.0.0.1:%u/", port);
   return server;
 }

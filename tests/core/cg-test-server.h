@@ -13,8 +13,13 @@ G_BEGIN_DECLS
 /* A server answering every request with @callback, listening on
  * 127.0.0.1 at a port the system chooses; its URL ("http://127.0.0.1:PORT/")
  * in @out_base. Fails the test when it cannot listen. */
-SoupServer *cg_test_server_new (SoupServerCallback   callback,
-                                gpointer             user_data,
-                                char               **out_base);
+SoupServer *cg_test_server_new    (SoupServerCallback   callback,
+                                   gpointer             user_data,
+                                   char               **out_base);
+
+/* The same server, for a test that builds its URLs from the port. */
+SoupServer *cg_test_server_listen (SoupServerCallback   callback,
+                                   gpointer             user_data,
+                                   guint               *out_port);
 
 G_END_DECLS

@@ -23,6 +23,7 @@
 #include "cg-gzip-compressor.h"
 #include "cg-project.h"
 #include "cg-test-files.h"
+#include "cg-test-server.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
 
@@ -421,18 +422,10 @@ fixture_set_up (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *page = NULL;
   static const guint8 zeros[64 * 1024];
-  GSList *uris;
 
   f->flags = GPOINTER_TO_UINT (data);
-  f->server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (f->server, NULL, server_cb, f, NULL);
-  soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (f->server);
-  g_assert_nonnull (uris);
-  f->port = (guint) g_uri_get_port (uris->data);
+  f->server = cg_test_server_listen (server_cb, f, &f->port);
   f->base = g_strdup_printf ("http://127.0.0.1:%u", f->port);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
   f->hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);

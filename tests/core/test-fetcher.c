@@ -8,6 +8,7 @@
 
 #include "cg-content-decoder.h"
 #include "cg-test-encode.h"
+#include "cg-test-server.h"
 #include "cg-fetcher.h"
 
 #define MIB (1024 * 1024)
@@ -359,19 +360,11 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) zeros = NULL;
-  GSList *uris;
+  guint port;
 
-  f->server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (f->server, NULL, server_cb, f, NULL);
-  soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (f->server);
-  g_assert_nonnull (uris);
-  f->base = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  f->server = cg_test_server_listen (server_cb, f, &port);
+  f->base = g_strdup_printf ("http://127.0.0.1:%u", port);
 
   f->sources = g_ptr_array_new ();
   f->held = g_ptr_array_new_with_free_func (g_object_unref);
