@@ -748,6 +748,26 @@ test_given_payload_digest (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (error->message, other_sha1 + strlen ("sha1:")));
 }
 
+/* Writes the exchange of http://127.0.0.1:8080/@folder/@n, a body of
+ * @size random bytes. */
+static void
+write_random_exchange (CgWarcWriter      *writer,
+                       const char        *folder,
+                       guint              n,
+                       gsize              size,
+                       CgWarcRecordInfo **request,
+                       CgWarcRecordInfo **response)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/%s/%u", folder, n);
+  g_autoptr(GBytes) body = random_bytes (size, n);
+  g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "application/octet-stream", NULL, body);
+  CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+
+  g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, request, response, &error));
+  g_assert_no_error (error);
+}
+
 /* A file past the steps in which the writer starts writing out (8 MiB):
  * every record reads back whole, digests verified, and the file is as
  * long as the records written. */
@@ -764,15 +784,10 @@ test_large_file (Fixture *f, gconstpointer data)
 
   for (guint i = 0; i < 24; i++)
     {
-      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/big/%u", i);
-      g_autoptr(GBytes) body = random_bytes (1024 * 1024, i);
-      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "application/octet-stream", NULL, body);
       g_autoptr(CgWarcRecordInfo) request = NULL;
       g_autoptr(CgWarcRecordInfo) response = NULL;
-      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
 
-      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &request, &response, &error));
-      g_assert_no_error (error);
+      write_random_exchange (writer, "big", i, 1024 * 1024, &request, &response);
       end = response->offset + response->length;
     }
   g_assert_true (cg_warc_writer_close (writer, &error));
@@ -805,15 +820,10 @@ test_rollover (Fixture *f, gconstpointer data)
   cg_warc_writer_set_max_file_size (writer, max_size);
   for (guint i = 0; i < 20; i++)
     {
-      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080/file/%u", i);
-      g_autoptr(GBytes) body = random_bytes (3000, i);
-      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "application/octet-stream", NULL, body);
       g_autoptr(CgWarcRecordInfo) request = NULL;
       g_autoptr(CgWarcRecordInfo) response = NULL;
-      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
 
-      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, &request, &response, &error));
-      g_assert_no_error (error);
+      write_random_exchange (writer, "file", i, 3000, &request, &response);
       /* An exchange is never split across files. */
       g_assert_cmpstr (request->file_name, ==, response->file_name);
       g_hash_table_add (seen, g_strdup (response->file_name));

@@ -148,6 +148,9 @@ run_tool () { # NAME OUTDIR COMMAND…
   local status=0
   echo "Crawling with $name (round $round of $rounds)…"
   echo "  $*" > "$out.command"
+  # What the crawl before wrote (wget's 20,000 files, a WARC) is written
+  # out now, not by the kernel during this crawl.
+  sync
   /usr/bin/time -v -o "$out.time" "$@" > "$out.stdout" 2> "$out.stderr" || status=$?
   echo "$status" > "$out.status"
 }
