@@ -79,7 +79,7 @@ cg_gzip_compressor_new (int level)
     }
 #endif
   self->description = uses_isal (level)
-    ? g_strdup_printf ("ISA-L igzip level %d", level)
+    ? g_strdup_printf ("ISA-L igzip level %d (records under %d bytes: fixed codes)", level, SHORT_RECORD)
     : g_strdup_printf ("libdeflate level %d", level);
   return g_steal_pointer (&self);
 }
