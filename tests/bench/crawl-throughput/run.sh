@@ -162,7 +162,7 @@ record () { # NAME OUTDIR HTML RESOURCES NOTE
   user=$(time_field "$out.time" "User time (seconds)")
   sys=$(time_field "$out.time" "System time (seconds)")
   rss=$(time_field "$out.time" "Maximum resident set size (kbytes)")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$html" "$resources" "$wall" "$user" "$sys" "$rss" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$html" "$resources" "$wall" "$user" "$sys" "$rss" \
     "$(<"$out.status")" "$note" >> "$results_tsv"
 }
 
@@ -235,11 +235,11 @@ def ratio(a, b):
 
 runs = []
 for line in open(path):
-    name, html, resources, wall, user, sys_, rss, status, note = line.rstrip("\n").split("\t")
+    round_, name, html, resources, wall, user, sys_, rss, status, note = line.rstrip("\n").split("\t")
     html, resources = int(html), int(resources)
     wall, cpu = seconds(wall), float(user) + float(sys_)
     runs.append({
-        "name": name, "html": html, "resources": resources, "wall": wall, "cpu": cpu,
+        "round": int(round_), "name": name, "html": html, "resources": resources, "wall": wall, "cpu": cpu,
         "rate": html / wall if wall > 0 else 0.0,
         "cpu_per_k": cpu / html * 1000 if html > 0 else float("inf"),
         "rss": int(rss) / 1024, "status": int(status), "note": note,
@@ -291,7 +291,21 @@ if incomplete:
     print("Incomplete crawls: " + ", ".join(incomplete))
 if cg is not None:
     peers = [r for r in rows if r is not cg]
+    # Rounds run one after the other, so a slow spell of the machine slows
+    # the tools of one round alike: the ratio within each round says more
+    # than the ratio of the medians.
+    for peer in peers:
+        paired = []
+        for mine in (r for r in runs if r["name"] == cg["name"]):
+            theirs = next((r for r in runs if r["name"] == peer["name"] and r["round"] == mine["round"]), None)
+            if theirs is not None and theirs["rate"] > 0:
+                paired.append(mine["rate"] / theirs["rate"])
+        if len(paired) > 1:
+            middle = sorted(paired)[(len(paired) - 1) // 2]
+            print(f"CG speed over {peer['name']}, round by round: "
+                  + " ".join(f"{p:.2f}x" for p in paired) + f" (median {middle:.2f}x)")
     if peers:
+        print()
         fastest = max(peers, key=lambda r: r["rate"])
         speed_ok = cg["complete"] and cg["rate"] >= fastest["rate"]
         print(f"Target 1, Cartograph (writing WARC) at least as fast as the fastest peer "
