@@ -420,7 +420,7 @@ test_gzip_member_compressor_named (void)
   g_autoptr(CgGzipCompressor) stored = cg_gzip_compressor_new (0);
   g_autoptr(CgGzipCompressor) smallest = cg_gzip_compressor_new (12);
 
-#ifdef CG_TEST_WITH_ISAL
+#ifdef HAVE_ISAL
   g_assert_cmpstr (cg_gzip_compressor_describe (fastest), ==,
                    "ISA-L igzip level 1 (records under 4096 bytes: fixed codes)");
 #else
