@@ -14,6 +14,7 @@
 #include <libxml/parserInternals.h>
 
 #include "cg-links.h"
+#include "cg-link-scanner.h"
 #include "cg-url.h"
 
 G_DEFINE_QUARK (cg-links-error-quark, cg_links_error)
@@ -828,7 +829,7 @@ attribute_reference (const char    *name,
  * order the page gives them, other than those of <a> and <area> (whose
  * text each reader gathers its own way) and of CSS (a <style> block, a
  * style attribute). Both readers, the tree walk (visit_element()) and
- * the SAX reader (sax_start_element_cb()), take them from here, so that
+ * the SAX reader (reader_start_element()), take them from here, so that
  * they read the same attributes of the same elements. */
 static void
 element_references (const char    *name,
@@ -1063,6 +1064,10 @@ collect_cb (const CgLink *link,
  * in the same order, with the same anchor texts: test-links compares the
  * two on tricky markup and on every page of the demo site.
  *
+ * Most pages do not even go through libxml2's parser: cg-link-scanner.c
+ * gives the reader the events libxml2 would, for the pages it is sure
+ * of, at a third of the cost.
+ *
  * What depends on the whole page is kept for the end: the first <base
  * href> applies to links before it, so references are resolved once the
  * page is read; the text of a link is known at its end tag. */
@@ -1117,6 +1122,8 @@ record_clear (Record *record)
 static void
 anchor_text_free (AnchorText *anchor)
 {
+  if (anchor == NULL)
+    return;
   if (anchor->text != NULL)
     g_string_free (anchor->text, TRUE);
   g_free (anchor->alt);
@@ -1247,22 +1254,13 @@ sax_start_document_cb (void *ctx)
 
 /* What visit_element() reads of an element, in the same order. */
 static void
-sax_start_element_cb (void           *ctx,
-                      const xmlChar  *xml_name,
-                      const xmlChar **atts)
+reader_start_element (gpointer     user_data,
+                      const char  *name,
+                      const char **attributes)
 {
-  SaxReader *reader = sax_reader_of (ctx);
-  const char *name = (const char *) xml_name;
+  SaxReader *reader = user_data;
+  const xmlChar **atts = (const xmlChar **) attributes;
   const char *style;
-
-  /* The tree builder stops the parser at an element deeper than
-   * xmlParserMaxDepth, which it leaves out of the tree: so does this. */
-  if (reader->depth > xmlParserMaxDepth)
-    {
-      xmlStopParser (ctx);
-      return;
-    }
-  reader->depth++;
 
   if (reader->base_href == NULL && g_str_equal (name, "base") && sax_attr (atts, "href") != NULL)
     reader->base_href = g_strdup (sax_attr (atts, "href"));
@@ -1320,6 +1318,24 @@ sax_start_element_cb (void           *ctx,
 }
 
 static void
+sax_start_element_cb (void           *ctx,
+                      const xmlChar  *name,
+                      const xmlChar **atts)
+{
+  SaxReader *reader = sax_reader_of (ctx);
+
+  /* The tree builder stops the parser at an element deeper than
+   * xmlParserMaxDepth, which it leaves out of the tree: so does this. */
+  if (reader->depth > xmlParserMaxDepth)
+    {
+      xmlStopParser (ctx);
+      return;
+    }
+  reader->depth++;
+  reader_start_element (reader, (const char *) name, (const char **) atts);
+}
+
+static void
 anchor_close (SaxReader  *reader,
               AnchorText *anchor)
 {
@@ -1342,14 +1358,11 @@ style_close (SaxReader *reader)
 }
 
 static void
-sax_end_element_cb (void          *ctx,
-                    const xmlChar *xml_name)
+reader_end_element (gpointer    user_data,
+                    const char *name)
 {
-  SaxReader *reader = sax_reader_of (ctx);
-  const char *name = (const char *) xml_name;
+  SaxReader *reader = user_data;
 
-  if (reader->depth > 0)
-    reader->depth--;
   if (g_str_equal (name, "a") && reader->anchors->len > 0)
     {
       AnchorText *anchor = g_ptr_array_steal_index (reader->anchors, reader->anchors->len - 1);
@@ -1361,26 +1374,82 @@ sax_end_element_cb (void          *ctx,
     style_close (reader);
 }
 
-/* Text and CDATA (the content of <script> and <style>) count alike, as
- * in the tree's xmlNodeGetContent(). */
 static void
-sax_characters_cb (void          *ctx,
-                   const xmlChar *text,
-                   int            length)
+sax_end_element_cb (void          *ctx,
+                    const xmlChar *name)
 {
   SaxReader *reader = sax_reader_of (ctx);
 
-  if (length <= 0)
+  if (reader->depth > 0)
+    reader->depth--;
+  reader_end_element (reader, (const char *) name);
+}
+
+/* Text and CDATA (the content of <script> and <style>) count alike, as
+ * in the tree's xmlNodeGetContent(). */
+static void
+reader_characters (gpointer    user_data,
+                   const char *text,
+                   gsize       length)
+{
+  SaxReader *reader = user_data;
+
+  if (length == 0)
     return;
   for (guint i = 0; i < reader->anchors->len; i++)
     {
       AnchorText *anchor = g_ptr_array_index (reader->anchors, i);
 
       if (anchor != NULL)
-        anchor_text_add (anchor, (const char *) text, (gsize) length);
+        anchor_text_add (anchor, text, length);
     }
   if (reader->style_text != NULL)
-    g_string_append_len (reader->style_text, (const char *) text, length);
+    g_string_append_len (reader->style_text, text, length);
+}
+
+static void
+sax_characters_cb (void          *ctx,
+                   const xmlChar *text,
+                   int            length)
+{
+  if (length > 0)
+    reader_characters (sax_reader_of (ctx), (const char *) text, (gsize) length);
+}
+
+static const CgLinkScannerEvents scanner_events = {
+  reader_start_element,
+  reader_end_element,
+  reader_characters,
+};
+
+/* At the end the parser closes what is open; if it stopped early, what
+ * an element held so far is what the tree would have held. */
+static void
+sax_reader_finish (SaxReader *reader)
+{
+  while (reader->anchors->len > 0)
+    {
+      AnchorText *anchor = g_ptr_array_steal_index (reader->anchors, reader->anchors->len - 1);
+
+      if (anchor != NULL)
+        anchor_close (reader, anchor);
+    }
+  if (reader->style_record >= 0)
+    style_close (reader);
+}
+
+/* Forgets what the reader read, to read the page again. */
+static void
+sax_reader_clear (SaxReader *reader)
+{
+  g_array_set_size (reader->records, 0);
+  g_ptr_array_set_size (reader->anchors, 0);
+  reader->style_record = -1;
+  if (reader->style_text != NULL)
+    g_string_free (g_steal_pointer (&reader->style_text), TRUE);
+  g_clear_pointer (&reader->base_href, g_free);
+  reader->started = FALSE;
+  reader->depth = 0;
 }
 
 static void
@@ -1398,23 +1467,19 @@ sax_handler_init (xmlSAXHandler *sax)
 }
 
 /* Reads the records of @data with @ctxt, whose handlers are the SAX
- * reader's. FALSE when the parser could not start a document, as
- * html_parse() fails when it gets no tree. */
+ * reader's, as encoded in @encoding if not NULL. FALSE when the parser
+ * could not start a document, as html_parse() fails when it gets no
+ * tree. */
 static gboolean
 sax_read (htmlParserCtxtPtr   ctxt,
           SaxReader          *reader,
           const char         *data,
           gsize               length,
           const char         *url,
-          const char         *content_type)
+          const char         *encoding)
 {
-  g_autofree char *encoding = NULL;
   xmlParserInputBufferPtr input;
   xmlParserInputPtr stream;
-
-  /* As in html_parse(). */
-  if (!(length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0) && !has_utf16_bom (data, length))
-    encoding = charset_from_content_type (content_type);
 
   /* What htmlCtxtReadMemory() does, but for one thing: a context that
    * is reset reads a page of no declared encoding as ISO-8859-1 at its
@@ -1454,18 +1519,7 @@ sax_read (htmlParserCtxtPtr   ctxt,
   ctxt->_private = NULL;
   /* No handler builds one; just in case. */
   g_clear_pointer (&ctxt->myDoc, xmlFreeDoc);
-
-  /* At the end the parser closes what is open; if it stopped early, what
-   * an element held so far is what the tree would have held. */
-  while (reader->anchors->len > 0)
-    {
-      AnchorText *anchor = g_ptr_array_steal_index (reader->anchors, reader->anchors->len - 1);
-
-      if (anchor != NULL)
-        anchor_close (reader, anchor);
-    }
-  if (reader->style_record >= 0)
-    style_close (reader);
+  sax_reader_finish (reader);
   return reader->started;
 }
 
@@ -1565,6 +1619,9 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
   g_autoptr(GPtrArray) anchors = g_ptr_array_new_with_free_func ((GDestroyNotify) anchor_text_free);
   SaxReader reader = { records, anchors, -1, NULL, NULL, FALSE, 0 };
   Collector collector = { links, seen };
+  g_autofree char *encoding = NULL;
+  gboolean utf8_bom;
+  gboolean utf16_bom;
   gboolean ok;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -1576,8 +1633,27 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
     g_clear_pointer (&self->ctxt, htmlFreeParserCtxt);
   if (!check_input (data, length, document_url, TRUE, error))
     return NULL;
-  if (length > 0)
+  g_array_set_clear_func (records, (GDestroyNotify) record_clear);
+
+  /* As in html_parse(): a byte order mark settles the encoding. */
+  utf8_bom = length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0;
+  utf16_bom = has_utf16_bom (data, length);
+  if (!utf8_bom && !utf16_bom)
+    encoding = charset_from_content_type (content_type);
+
+  /* Most pages are read without libxml2's parser (see
+   * cg-link-scanner.c), past a UTF-8 byte order mark, which libxml2
+   * skips; those it declines are read again with it. */
+  if (length > 0 && !utf16_bom &&
+      cg_link_scanner_read (utf8_bom ? data + 3 : data, utf8_bom ? length - 3 : length,
+                            encoding, &scanner_events, &reader))
     {
+      reader.started = TRUE;
+      sax_reader_finish (&reader);
+    }
+  else if (length > 0)
+    {
+      sax_reader_clear (&reader);
       if (self->ctxt == NULL)
         {
           self->ctxt = htmlNewParserCtxt ();
@@ -1592,19 +1668,17 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
         }
       self->parses++;
 
-      ok = sax_read (self->ctxt, &reader, data, length, document_url, content_type);
+      ok = sax_read (self->ctxt, &reader, data, length, document_url, encoding);
       if (!ok)
         {
           g_autofree char *shown = display_name (document_url);
 
-          g_array_set_clear_func (records, (GDestroyNotify) record_clear);
-          g_free (reader.base_href);
+          sax_reader_clear (&reader);
           g_set_error (error, CG_LINKS_ERROR, CG_LINKS_ERROR_PARSE,
                        _("The document “%s” could not be parsed as HTML"), shown);
           return NULL;
         }
     }
-  g_array_set_clear_func (records, (GDestroyNotify) record_clear);
   ok = sax_emit (&reader, document_url, collect_cb, &collector, error);
   g_free (reader.base_href);
   return ok ? g_steal_pointer (&links) : NULL;

@@ -8,6 +8,7 @@
 #include <libxml/tree.h>
 
 #include "cg-demo-site.h"
+#include "cg-link-scanner.h"
 #include "cg-links.h"
 #include "cg-url.h"
 
@@ -722,6 +723,315 @@ test_same_as_tree (void)
   g_assert_cmpuint (checked, >, 100);
 }
 
+/* ---- pages read without libxml2's parser -------------------------------- */
+
+static void
+ignore_start_cb (gpointer     user_data,
+                 const char  *name,
+                 const char **atts)
+{
+}
+
+static void
+ignore_end_cb (gpointer    user_data,
+               const char *name)
+{
+}
+
+static void
+ignore_text_cb (gpointer    user_data,
+                const char *text,
+                gsize       length)
+{
+}
+
+/* Whether the extractor reads @html without libxml2's parser. */
+static gboolean
+scanner_reads (const char *html,
+               gsize       length,
+               const char *encoding)
+{
+  static const CgLinkScannerEvents ignore = { ignore_start_cb, ignore_end_cb, ignore_text_cb };
+
+  return cg_link_scanner_read (html, length, encoding, &ignore, NULL);
+}
+
+/* A page as the site generators of the crawl benchmark and of many real
+ * sites write them. */
+static const char plain_page[] =
+  "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\">\n"
+  "<!-- generated -->\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n<title>A &amp; B</title>\n"
+  "<link rel=\"stylesheet\" href=\"/assets/site.css\"><base href=\"/dir/\">\n"
+  "<style>body { background: url(bg.png) } a:hover { color: red }</style>\n"
+  "<script>if (a < b && c) document.write('</div>');</script>\n</head>\n"
+  "<body class=x background='/body.png'>\n<header><a href=\"/index.html\">Home</a><h1>Title</h1></header>\n"
+  "<p>Caf\xc3\xa9 &eacute; &#233; &#xE9; &copy; &bogus; & &amp x < y</p>\n"
+  "<ul>\n<li><a href=\"p1.html?a=1&amp;b=2&c=3&copy\">One <b>bold</b> <img src=i.png alt=\"\"></a></li>\n"
+  "<li><a href=p2.html title='two'>Two<br/>lines &lt;&gt;</a></li>\n"
+  "<li><a href=\"/p3\"><svg viewBox=\"0 0 1 1\"><path d=\"M0\"/></svg> Icon <my-tag>custom</my-tag></a>\n"
+  "<li><a href=\"/p4\"><span class=\"x\"><script>var s = '<a href=/no>';</script>with script</span></a>\n"
+  "<li><a href=\"/card\"><div class=\"card\"><h3>Card</h3><picture><source srcset=\"/c.webp\"><img src=\"/c.png\"></picture>"
+  "<meta itemprop=\"position\" content=\"1\"></div></a>\n"
+  "<li><a name=\"anchor-only\">no href</a> <a href=\"/p5\"/>self-closed\n"
+  "</ul>\n<img srcset=\"/a1.png 1x, /a2.png 2x\" src=\"/a0.png\">\n"
+  "<form action=\"/search\"><input type=\"image\" src=\"/go.png\"></form>\n"
+  "<div style=\"background: url(/div.png)\"><area href=\"/area\" alt=\"An area\"></div>\n"
+  "</body>\n</html>\n<script src=\"/after-html.js\"></script>\n";
+
+static void
+test_scanner_reads_plain_pages (void)
+{
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
+  g_autoptr(GString) deep = g_string_new ("<body>");
+
+  g_assert_true (scanner_reads (plain_page, strlen (plain_page), NULL));
+  g_assert_true (scanner_reads (plain_page, strlen (plain_page), "utf-8"));
+  assert_same_as_tree (extractor, plain_page, strlen (plain_page), PAGE_URL, NULL);
+  assert_same_as_tree (extractor, plain_page, strlen (plain_page), PAGE_URL, "text/html; charset=UTF-8");
+
+  /* Past a UTF-8 byte order mark, as libxml2 reads it. */
+  {
+    g_autofree char *marked = g_strconcat ("\xEF\xBB\xBF", plain_page, NULL);
+
+    assert_same_as_tree (extractor, marked, strlen (marked), PAGE_URL, NULL);
+    assert_same_as_tree (extractor, marked, strlen (marked), PAGE_URL, "text/html; charset=iso-8859-1");
+  }
+
+  /* An ASCII page reads the same in any encoding that extends ASCII. */
+  {
+    static const char ascii[] = "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\">"
+                                "<a href=\"/x\">x</a>";
+
+    g_assert_true (scanner_reads (ascii, strlen (ascii), NULL));
+    g_assert_true (scanner_reads (ascii, strlen (ascii), "iso-8859-2"));
+    assert_same_as_tree (extractor, ascii, strlen (ascii), PAGE_URL, "text/html; charset=iso-8859-2");
+  }
+
+  /* Nesting as deep as is safe, but not deeper. */
+  for (guint i = 0; i < 150; i++)
+    g_string_append (deep, "<div>");
+  g_string_append (deep, "<a href=\"/deep\">deep</a>");
+  g_assert_true (scanner_reads (deep->str, deep->len, NULL));
+  assert_same_as_tree (extractor, deep->str, deep->len, PAGE_URL, NULL);
+  for (guint i = 0; i < 100; i++)
+    g_string_append (deep, "<div>");
+  g_assert_false (scanner_reads (deep->str, deep->len, NULL));
+  assert_same_as_tree (extractor, deep->str, deep->len, PAGE_URL, NULL);
+}
+
+/* Pages the reader is not sure of are left to libxml2, which gives the
+ * links of the tree. */
+static void
+test_scanner_declines_the_rest (void)
+{
+  static const struct {
+    const char *html;
+    const char *encoding;
+  } pages[] = {
+    /* Elements within a link that libxml2 closes it with, or may. */
+    { "<a href=\"/1\">one <a href=\"/2\">two</a></a>", NULL },
+    { "<a href=\"/1\"><p>paragraph</p></a>", NULL },
+    { "<a href=\"/1\"><ul><li>item</ul></a>", NULL },
+    { "<table><tr><td><a href=\"/t1\">cell</td><td>next</a></td></tr></table>", NULL },
+    { "<a href=\"/1\"><div>block</a></div>", NULL },
+    { "<a href=\"/1\"><meta charset=\"koi8-r\">\xc1</a>", NULL },
+    { "<div><a href=\"/1\">x</div>y</a>", NULL },
+    /* Another encoding, declared or not UTF-8. */
+    { "<meta charset=\"windows-1251\"><a href=\"/\xc1\">\xc1</a>", NULL },
+    { "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-7\"><a href=\"/\xe1\">\xe1</a>", NULL },
+    { "<a href=\"/caf\xc3\xa9\">caf\xc3\xa9</a>", "iso-8859-2" },
+    { "<a href=\"/caf\xe9\">caf\xe9</a>", NULL },
+    { "<a href=\"/x\">\xef\xbf\xbe</a>", NULL },
+    /* Characters libxml2 drops, and references it cuts values at. */
+    { "<a href=\"/w\">one\x0btwo</a>", NULL },
+    { "<a href=\"/w\x0c\">x</a>", NULL },
+    { "<a href=\"/v&#0;w\">x</a>", NULL },
+    { "<a href=\"/v&#xD800;w\">x</a>", NULL },
+    { "<a href=\"/v&caf\xc3\xa9;\">x</a>", NULL },
+    /* An <html>, <head> or <body> libxml2 drops, with references (one
+     * without is read: nothing of it would be). */
+    { "<a href=\"/first\">first</a><body background=\"/dropped.png\">", NULL },
+    { "text<body background=\"/dropped.png\">", NULL },
+    { "<p>x</p><html style=\"background: url(/h.png)\">", NULL },
+    { "<title>t</title><head style=\"background: url(/h.png)\">", NULL },
+    { "<body><body background=\"/second.png\">", NULL },
+    { "<frameset><frame src=\"/f.html\"></frameset>", NULL },
+    /* Markup this reader does not take. */
+    { "<?xml version=\"1.0\"?><a href=\"/pi\">pi</a>", NULL },
+    { "<!-- unfinished <a href=\"/c\">c</a>", NULL },
+    { "<!-- a --!> <a href=\"/c\">c</a> -->", NULL },
+    { "<![CDATA[x]]><a href=\"/c\">c</a>", NULL },
+    { "<a href=\"/c\">c</ a>", NULL },
+    { "<a href=\"/c\" / >c</a>", NULL },
+    { "<a href=\"/c>c</a>", NULL },
+    { "<_x><a href=\"/c\">c</a>", NULL },
+    { "<a.b href=\"/c\">c</a.b>", NULL },
+    { "<script>unfinished <a href=\"/s\">", NULL },
+    { "<script>x</scripts><a href=\"/s\">s</a></script>", NULL },
+    { "<a href=\"/c\">c</a><!DOCTYPE html \"x\">", NULL },
+    { "<p><span>x<script></span><a href=\"/after\">after</a></p>", NULL },
+    { "<a href=\"/d\">d<!DOCTYPE html></a>", NULL },
+  };
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      gsize length = strlen (pages[i].html);
+      g_autofree char *content_type = pages[i].encoding != NULL ?
+        g_strdup_printf ("text/html; charset=%s", pages[i].encoding) : NULL;
+
+      g_test_message ("%s", pages[i].html);
+      g_assert_false (scanner_reads (pages[i].html, length, pages[i].encoding));
+      assert_same_as_tree (extractor, pages[i].html, length, PAGE_URL, content_type);
+    }
+}
+
+/* No element the reader lets a link hold closes the link or another of
+ * them in libxml2, nested either way; nor do elements libxml2 does not
+ * know. */
+static void
+test_scanner_link_content (void)
+{
+  const char * const *content = cg_link_scanner_get_link_content ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
+  GString *page = g_string_new (NULL);
+
+  for (guint i = 0; content[i] != NULL; i++)
+    g_ptr_array_add (names, (gpointer) content[i]);
+  g_ptr_array_add (names, (gpointer) "svg");
+  g_ptr_array_add (names, (gpointer) "my-element");
+  g_assert_cmpuint (names->len, >, 80);
+
+  for (guint i = 0; i < names->len; i++)
+    for (guint j = 0; j < names->len; j++)
+      {
+        const char *outer = names->pdata[i];
+        const char *inner = names->pdata[j];
+        const htmlElemDesc *outer_desc = htmlTagLookup ((const xmlChar *) outer);
+        const htmlElemDesc *inner_desc = htmlTagLookup ((const xmlChar *) inner);
+        gboolean outer_empty = outer_desc != NULL && outer_desc->empty;
+        gboolean inner_empty = inner_desc != NULL && inner_desc->empty;
+
+        /* Script and style hold text, not elements. */
+        if (g_str_equal (outer, "script") || g_str_equal (outer, "style"))
+          inner_empty = TRUE, inner = "br";
+
+        g_string_assign (page, "<p><a href=\"/1\">t ");
+        g_string_append_printf (page, "<%s title=\"o\" style=\"x: url(/o.png)\">u ", outer);
+        if (inner_empty)
+          g_string_append_printf (page, g_str_equal (outer, "script") || g_str_equal (outer, "style") ?
+                                  "&lt;%s alt=\"inner alt\"&gt;" : "<%s alt=\"inner alt\">", inner);
+        else
+          g_string_append_printf (page, "<%s alt=\"i\">v</%s>", inner, inner);
+        if (!outer_empty)
+          g_string_append_printf (page, " w</%s>", outer);
+        g_string_append (page, " x</a> y <a href=\"/2\">z</a></p>");
+
+        g_test_message ("%s", page->str);
+        g_assert_true (scanner_reads (page->str, page->len, NULL));
+        assert_same_as_tree (extractor, page->str, page->len, PAGE_URL, NULL);
+
+        /* The inner one left open: the outer's end tag closes it, unless
+         * it outranks the outer (a <div> in a <span>), or the link's end
+         * tag meets a <div> still open; the reader leaves those to
+         * libxml2. */
+        if (!outer_empty && !inner_empty && !g_str_equal (inner, "script") && !g_str_equal (inner, "style"))
+          {
+            g_string_printf (page, "<p><a href=\"/1\">t <%s>u <%s>v </%s> w</a> <a href=\"/2\">z</a>",
+                             outer, inner, outer);
+            g_test_message ("%s", page->str);
+            if (!g_str_equal (inner, "div") && !g_str_equal (outer, "div"))
+              g_assert_true (scanner_reads (page->str, page->len, NULL));
+            assert_same_as_tree (extractor, page->str, page->len, PAGE_URL, NULL);
+          }
+      }
+  g_string_free (page, TRUE);
+}
+
+/* Pages changed at random (pieces of markup put in, cut out or
+ * repeated) give the links of the tree, whichever way they are read. */
+static void
+test_scanner_on_changed_pages (void)
+{
+  static const char * const pieces[] = {
+    "<a href=\"/m\">", "</a>", "<b>", "</b>", "<div>", "</div>", "<p>", "</p>", "<td>", "<table>",
+    "<body background=\"/b.png\">", "<head>", "<html>", "</html>", "</body>", "<title>", "</title>",
+    "<script>", "</script>", "<style>", "</style>", "<!--", "-->", "--!>", "<!DOCTYPE html>", "<?x?>",
+    "<meta charset=\"iso-8859-2\">", "<meta charset=\"utf-8\">", "<br/>", "<img alt=\"alt\">", "/>",
+    "&amp;", "&#0;", "&#233;", "&#x", "&bogus;", "&", "<", ">", "\"", "'", "=", " ", "\n", "\x0b",
+    "\xc3\xa9", "\xe9", "</", "<a", "<a href=", "url(/u.png)", "<base href=\"/b/\">", "<svg>",
+    "<my-tag>", "</my-tag>", "<span>", "</span>", "&eacute;", "&#x41;", "&amp", "&#65", "&x", "<path/>",
+    "<a href=x>", "<a href='y' title=t>", "<area href=/ar>", "<link href=/l.css rel=stylesheet>", "<em>",
+    "</em>", "<li>", "<ul>", "</td>", "<!-- c -->", "<script>s</script>", "<style>a{b:url(/s.png)}</style>",
+  };
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
+  g_autoptr(CgDemoSite) site = cg_demo_site_new ();
+  g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  guint read_plainly = 0;
+  const guint rounds = 1500;
+
+  g_ptr_array_add (sources, g_bytes_new_static (plain_page, strlen (plain_page)));
+  for (guint i = 0; i < cg_demo_site_get_n_pages (site) && sources->len < 40; i++)
+    {
+      JsonObject *page = cg_demo_site_get_page (site, i);
+      g_autofree char *path = g_strdup (json_object_get_string_member (page, "path"));
+      char *query = strchr (path, '?');
+      g_autoptr(CgDemoResponse) response = NULL;
+
+      if (query != NULL)
+        *query++ = '\0';
+      response = cg_demo_site_respond (site, "http://127.0.0.1:8080", path, query, NULL, NULL);
+      if (response->status == 200 && response->body != NULL)
+        g_ptr_array_add (sources, g_bytes_ref (response->body));
+    }
+
+  for (guint round = 0; round < rounds; round++)
+    {
+      GBytes *source = sources->pdata[g_test_rand_int_range (0, (gint32) sources->len)];
+      gsize length;
+      const char *data = g_bytes_get_data (source, &length);
+      GString *page = g_string_new_len (data, (gssize) length);
+      guint changes = (guint) g_test_rand_int_range (1, 5);
+
+      for (guint c = 0; c < changes; c++)
+        {
+          gsize at = (gsize) g_test_rand_int_range (0, (gint32) page->len + 1);
+          gsize span = (gsize) g_test_rand_int_range (1, 60);
+          gsize gap = (gsize) g_test_rand_int_range (0, 200);
+
+          span = MIN (span, page->len - at);
+
+          switch (g_test_rand_int_range (0, 3))
+            {
+            case 0:
+              g_string_insert (page, (gssize) at, pieces[g_test_rand_int_range (0, G_N_ELEMENTS (pieces))]);
+              break;
+            case 1:
+              g_string_erase (page, (gssize) at, (gssize) span);
+              break;
+            default:
+              {
+                g_autofree char *copy = g_strndup (page->str + at, span);
+
+                g_string_insert (page, (gssize) MIN (at + span + gap, page->len), copy);
+              }
+              break;
+            }
+        }
+      /* The extractor refuses pages with NUL bytes; no piece has one. */
+      g_assert_null (memchr (page->str, '\0', page->len));
+      if (scanner_reads (page->str, page->len, NULL))
+        read_plainly++;
+      assert_same_as_tree (extractor, page->str, page->len, PAGE_URL, NULL);
+      g_string_free (page, TRUE);
+    }
+  /* Both ways were taken, each often. */
+  g_test_message ("%u of %u changed pages read without libxml2's parser", read_plainly, rounds);
+  g_assert_cmpuint (read_plainly, >, rounds / 10);
+  g_assert_cmpuint (read_plainly, <, rounds - rounds / 10);
+}
+
 /* An absolute-path reference made only of plain characters is resolved
  * without GUri; every reference must still resolve as
  * cg_url_resolve_uri() resolves it. */
@@ -816,6 +1126,10 @@ main (int   argc,
   g_test_add_func ("/links/css/edge-cases", test_css_edge_cases);
   g_test_add_func ("/links/hop-chars", test_hop_chars);
   g_test_add_func ("/links/html/same-as-tree", test_same_as_tree);
+  g_test_add_func ("/links/html/scanner/plain-pages", test_scanner_reads_plain_pages);
+  g_test_add_func ("/links/html/scanner/declines", test_scanner_declines_the_rest);
+  g_test_add_func ("/links/html/scanner/link-content", test_scanner_link_content);
+  g_test_add_func ("/links/html/scanner/changed-pages", test_scanner_on_changed_pages);
   g_test_add_func ("/links/html/resolves-as-url-module", test_resolves_as_url_module);
 
   return g_test_run ();
