@@ -80,6 +80,27 @@ n_parse_threads (void)
   return CLAMP (g_get_num_processors () - 2, 1, MAX_PARSE_THREADS);
 }
 
+/* The parser threads and the WARC writer are faster than the crawl
+ * thread, so they would wait for every page, and the crawl thread would
+ * have to wake them for every page: a futex call each, a few per cent of
+ * the crawl thread's work in the crawl throughput benchmark (tests/bench).
+ * So once its queue is empty a thread naps before it waits, and takes the
+ * pages queued meanwhile without a wake-up; a page is dealt with a
+ * moment later. */
+#define QUEUE_NAP_US 1000
+
+static gpointer
+pop_after_nap (GAsyncQueue *queue)
+{
+  gpointer item = g_async_queue_try_pop (queue);
+
+  if (item != NULL)
+    return item;
+  g_usleep (QUEUE_NAP_US);
+  item = g_async_queue_try_pop (queue);
+  return item != NULL ? item : g_async_queue_pop (queue);
+}
+
 /* The statements run for every page or link are prepared once per run:
  * compiling them again each time was the largest single cost of the
  * crawl thread in the crawl throughput benchmark (tests/bench). */
@@ -218,11 +239,10 @@ struct _CrawlRun
   /* Edges of the link graph waiting for flush_links(). */
   GArray          *edges;            /* Edge */
 
-  /* The link extractors: a pool of ParseJob, and how many are out. */
-  GThreadPool     *parsers;
+  /* The parser threads, their queue of ParseJob, and how many are out. */
+  GPtrArray       *parser_threads;
+  GAsyncQueue     *parse_queue;
   guint            parsing;
-  /* One CgLinkExtractor per parser thread, taken for each page. */
-  GAsyncQueue     *extractors;
 
   /* The writer thread and its queue of WriteJob. */
   GThread         *writer_thread;
@@ -653,7 +673,7 @@ writer_thread_main (gpointer user_data)
   WriteJob *job;
 
   /* A job whose run is NULL is the signal to stop. */
-  while ((job = g_async_queue_pop (run->write_queue))->run != NULL)
+  while ((job = pop_after_nap (run->write_queue))->run != NULL)
     {
       write_job (run->writer, job);
       /* What the crawl thread no longer reads is freed here: the crawl
@@ -1271,24 +1291,18 @@ authority_end (const char *url)
 /* In a parser thread: the links of a page, the host key of each, the
  * outlinks of its metadata record and its payload digest. */
 static void
-parse_page_cb (gpointer data,
-               gpointer user_data)
+parse_page (ParseJob        *parse,
+            CgLinkExtractor *extractor)
 {
-  ParseJob *parse = data;
   WriteJob *job = parse->job;
   GBytes *decoded = cg_fetch_result_get_decoded_payload (job->result);
   GBytes *payload = cg_fetch_result_get_payload (job->result);
   const char *url = job->item->url;
 
   if (parse->kind == PARSE_HTML)
-    {
-      CgLinkExtractor *extractor = g_async_queue_pop (parse->run->extractors);
-
-      parse->links = cg_link_extractor_extract_html (extractor, g_bytes_get_data (decoded, NULL),
-                                                     g_bytes_get_size (decoded), url, parse->content_type,
-                                                     &parse->link_error);
-      g_async_queue_push (parse->run->extractors, extractor);
-    }
+    parse->links = cg_link_extractor_extract_html (extractor, g_bytes_get_data (decoded, NULL),
+                                                   g_bytes_get_size (decoded), url, parse->content_type,
+                                                   &parse->link_error);
   else if (parse->kind == PARSE_CSS)
     parse->links = cg_links_extract_css (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded),
                                          url, &parse->link_error);
@@ -1325,6 +1339,20 @@ parse_page_cb (gpointer data,
     parse->payload_digest = cg_warc_digest_compute (parse->algorithm, g_bytes_get_data (payload, NULL),
                                                     g_bytes_get_size (payload));
   inbox_push (parse->run, &parse->run->parsed, parse);
+}
+
+static gpointer
+parser_thread_main (gpointer user_data)
+{
+  CrawlRun *run = user_data;
+  g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
+  ParseJob *parse;
+
+  /* A job whose run is NULL is the signal to stop. */
+  while ((parse = pop_after_nap (run->parse_queue))->run != NULL)
+    parse_page (parse, extractor);
+  g_free (parse);
+  return NULL;
 }
 
 /* The end of a fetched page's way through the crawl thread: its links go
@@ -1562,7 +1590,7 @@ fetch_done_cb (GObject      *source,
                                                    cg_fetch_result_get_charset (result) != NULL
                                                      ? cg_fetch_result_get_charset (result) : "");
           run->parsing++;
-          g_thread_pool_push (run->parsers, parse, NULL);
+          g_async_queue_push (run->parse_queue, parse);
           pump (run);
           return;
         }
@@ -2446,8 +2474,11 @@ tear_down_run (CrawlRun *run)
     {
       while (run->pending_writes > 0 || run->parsing > 0)
         g_main_context_iteration (run->context, TRUE);
-      if (run->parsers != NULL)
-        g_thread_pool_free (g_steal_pointer (&run->parsers), FALSE, TRUE);
+      for (guint i = 0; i < run->parser_threads->len; i++)
+        g_async_queue_push (run->parse_queue, g_new0 (ParseJob, 1));
+      for (guint i = 0; i < run->parser_threads->len; i++)
+        g_thread_join (run->parser_threads->pdata[i]);
+      g_ptr_array_set_size (run->parser_threads, 0);
       stop = g_new0 (WriteJob, 1);
       g_async_queue_push (run->write_queue, stop);
       g_thread_join (run->writer_thread);
@@ -2502,8 +2533,7 @@ crawl_thread_main (gpointer user_data)
       /* libxml2 must set up its globals before threads parse at once. */
       xmlInitParser ();
       for (guint i = 0; i < n_parsers; i++)
-        g_async_queue_push (run->extractors, cg_link_extractor_new ());
-      run->parsers = g_thread_pool_new (parse_page_cb, NULL, (int) n_parsers, TRUE, NULL);
+        g_ptr_array_add (run->parser_threads, g_thread_new ("cg-parser", parser_thread_main, run));
       run->writer_thread = g_thread_new ("cg-warc-writer", writer_thread_main, run);
       run->tick_source = g_timeout_source_new (CG_CRAWLER_TICK_MS);
       g_source_set_callback (run->tick_source, tick_cb, run, NULL);
@@ -2543,7 +2573,8 @@ crawl_run_free (CrawlRun *run)
   g_clear_pointer (&run->tick_source, g_source_unref);
   g_clear_object (&run->writer);
   g_clear_pointer (&run->write_queue, g_async_queue_unref);
-  g_clear_pointer (&run->extractors, g_async_queue_unref);
+  g_clear_pointer (&run->parse_queue, g_async_queue_unref);
+  g_clear_pointer (&run->parser_threads, g_ptr_array_unref);
   g_mutex_clear (&run->inbox_lock);
   g_clear_pointer (&run->edges, g_array_unref);
   g_clear_object (&run->log);
@@ -2854,7 +2885,8 @@ cg_crawler_start (CgCrawler *self)
   run->loop = g_main_loop_new (run->context, FALSE);
   run->cancellable = g_cancellable_new ();
   run->write_queue = g_async_queue_new ();
-  run->extractors = g_async_queue_new_full ((GDestroyNotify) cg_link_extractor_free);
+  run->parse_queue = g_async_queue_new ();
+  run->parser_threads = g_ptr_array_new ();
   g_mutex_init (&run->inbox_lock);
   run->edges = g_array_new (FALSE, FALSE, sizeof (Edge));
   run->warc_file_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
