@@ -39,7 +39,6 @@
 #include "cg-link-scanner.h"
 
 #include <libxml/HTMLparser.h>
-#include <libxml/parserInternals.h>
 #include <stdlib.h>
 #include <string.h>
 
