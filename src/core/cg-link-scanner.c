@@ -829,6 +829,13 @@ read_end_tag (Scanner *self)
   self->p++;
 
   top = top_name (self);
+  /* Before the body, an end tag but that of the <title> or <head> opened
+   * last may close more in libxml2 (</html> closes all), after which the
+   * next text implies a <body>. */
+  if (self->body_possible && !in_link (self) &&
+      !(top != NULL && strcmp (top, name->str) == 0 &&
+        (g_str_equal (top, "title") || g_str_equal (top, "head"))))
+    self->body_possible = FALSE;
   if (top != NULL && strcmp (top, name->str) == 0)
     {
       close_top (self);

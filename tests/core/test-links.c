@@ -855,6 +855,7 @@ test_scanner_declines_the_rest (void)
     { "<p>x</p><html style=\"background: url(/h.png)\">", NULL },
     { "<title>t</title><head style=\"background: url(/h.png)\">", NULL },
     { "<body><body background=\"/second.png\">", NULL },
+    { "<head><title>a</html> b</title></head><body background=\"/dropped.png\">", NULL },
     { "<frameset><frame src=\"/f.html\"></frameset>", NULL },
     /* Markup this reader does not take. */
     { "<?xml version=\"1.0\"?><a href=\"/pi\">pi</a>", NULL },
