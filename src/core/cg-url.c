@@ -337,13 +337,30 @@ default_port (const char *scheme)
   return g_str_equal (scheme, "https") ? 443 : 80;
 }
 
+/* Whether g_uri_to_string() can print @uri. In relaxed mode GLib parses
+ * "http://host;x/y" as the host "host" and the path ";x/y" (RFC 3986
+ * reads the authority "host;x", which is no host name), and then refuses
+ * to print a host followed by a path that does not start with '/'. */
+static gboolean
+can_print (GUri *uri)
+{
+  const char *path = g_uri_get_path (uri);
+
+  return g_uri_get_host (uri) == NULL || path[0] == '\0' || path[0] == '/';
+}
+
 /* Error messages name the resolved URL: a relative "../x" alone does not
  * tell the user where the problem is. */
 static char *
 display_uri (GUri *uri)
 {
-  g_autofree char *string = g_uri_to_string (uri);
+  const char *scheme = g_uri_get_scheme (uri);
+  g_autofree char *string = NULL;
 
+  if (can_print (uri))
+    string = g_uri_to_string (uri);
+  else
+    string = g_strconcat (scheme != NULL ? scheme : "", "://", g_uri_get_host (uri), g_uri_get_path (uri), NULL);
   return display_url (string);
 }
 
@@ -381,6 +398,18 @@ normalize_guri (GUri                 *uri,
       shown = display_uri (uri);
       g_set_error (error, CG_URL_ERROR, CG_URL_ERROR_BAD_HOST,
                    _("The URL “%s” has no host name"), shown);
+      return NULL;
+    }
+
+  if (!can_print (uri))
+    {
+      g_autofree char *authority = g_strndup (g_uri_get_path (uri), strcspn (g_uri_get_path (uri), "/"));
+      g_autofree char *whole_host = g_strconcat (raw_host, authority, NULL);
+      g_autofree char *shown_host = display_url (whole_host);
+
+      shown = display_uri (uri);
+      g_set_error (error, CG_URL_ERROR, CG_URL_ERROR_BAD_HOST,
+                   _("The URL “%s” has an invalid host name “%s”"), shown, shown_host);
       return NULL;
     }
 

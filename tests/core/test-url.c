@@ -231,6 +231,10 @@ test_normalize_rejects (void)
     { "http://exa mple.com/", CG_URL_ERROR_BAD_HOST, "exa mple.com" },
     { "http://a..b/", CG_URL_ERROR_BAD_HOST, "a..b" },
     { "http://exa<mple.com/", CG_URL_ERROR_BAD_HOST, "exa<mple.com" },
+    /* GLib reads "host" and a path ";x/y"; the authority is "host;x". */
+    { "http://example.com;x/y", CG_URL_ERROR_BAD_HOST, "example.com;x" },
+    { "http://no>';</script>", CG_URL_ERROR_BAD_HOST, "http://no>';</script>" },
+    { "ftp://example.com;x", CG_URL_ERROR_UNSUPPORTED_SCHEME, "ftp://example.com;x" },
     { "http://[fe80::1%25eth0]/", CG_URL_ERROR_BAD_HOST, "fe80" },
     { "http://example.com:99999/", CG_URL_ERROR_INVALID, "99999" },
     { "http://example.com:0/", CG_URL_ERROR_INVALID, "port 0" },
