@@ -761,8 +761,9 @@ read_start_tag (Scanner *self)
   g_string_truncate (name, 0);
   g_string_truncate (self->tag_text, 0);
   g_array_set_size (self->tag_offsets, 0);
-  /* libxml2 looks the name up with and without '.' in it. */
-  if (!read_name (self, name) || strchr (name->str, '.') != NULL)
+  /* libxml2 looks the name up with and without '.' in it; and its tree
+   * names an element by what follows a ':', its parser by the whole. */
+  if (!read_name (self, name) || strpbrk (name->str, ".:") != NULL)
     return READ_DECLINE;
   if (self->p < self->end && !is_blank (*self->p) && *self->p != '>' && *self->p != '/')
     return READ_DECLINE;
@@ -821,7 +822,8 @@ read_end_tag (Scanner *self)
 
   self->p += 2;   /* "</" */
   g_string_truncate (name, 0);
-  if (self->p >= self->end || !g_ascii_isalpha (*self->p) || !read_name (self, name))
+  if (self->p >= self->end || !g_ascii_isalpha (*self->p) || !read_name (self, name) ||
+      strchr (name->str, ':') != NULL)
     return READ_DECLINE;
   skip_blanks (self);
   if (self->p >= self->end || *self->p != '>')

@@ -1317,6 +1317,20 @@ reader_start_element (gpointer     user_data,
     sax_add (reader, RECORD_CSS, name, "style", style, CG_HOP_EMBED);
 }
 
+/* The name the tree gives an element: the tree builder
+ * (xmlSAX2StartElement()) takes what follows the first ':' of a name as
+ * in a namespace, even in HTML ("o:p" is a p, "x:a" an a), where the
+ * parser's SAX events keep the whole name. */
+static const char *
+tree_element_name (const xmlChar *name)
+{
+  const char *colon = strchr ((const char *) name, ':');
+
+  if (colon == NULL || colon == (const char *) name || colon[1] == '\0')
+    return (const char *) name;
+  return colon + 1;
+}
+
 static void
 sax_start_element_cb (void           *ctx,
                       const xmlChar  *name,
@@ -1332,7 +1346,7 @@ sax_start_element_cb (void           *ctx,
       return;
     }
   reader->depth++;
-  reader_start_element (reader, (const char *) name, (const char **) atts);
+  reader_start_element (reader, tree_element_name (name), (const char **) atts);
 }
 
 static void
@@ -1382,7 +1396,7 @@ sax_end_element_cb (void          *ctx,
 
   if (reader->depth > 0)
     reader->depth--;
-  reader_end_element (reader, (const char *) name);
+  reader_end_element (reader, tree_element_name (name));
 }
 
 /* Text and CDATA (the content of <script> and <style>) count alike, as

@@ -653,6 +653,9 @@ test_same_as_tree (void)
     "",
     "   \n  ",
     "<svg><a href=\"/svg\">in svg</a><style>x { y: url(/svg.png) }</style></svg><math><a href=\"/m\">m</a></math>",
+    /* Names with a prefix: the tree takes what follows the ':'. */
+    "<p>x<o:p></o:p><x:a href=\"/prefixed\">prefixed <b>text</b></x:a><xml:a href=\"/xml\">xml</xml:a>"
+    "<a: href=\"/colon\">colon</a:><svg:img src=\"/svg-img.png\"><ound-image:a href=\"/odd\">odd</ound-image:a>",
   };
   g_autoptr(CgLinkExtractor) extractor = cg_link_extractor_new ();
   const char * const fixtures[] = { "all-elements.html", "base.html", "broken.html", "frames.html", "latin1.html" };
@@ -867,6 +870,7 @@ test_scanner_declines_the_rest (void)
     { "<a href=\"/c>c</a>", NULL },
     { "<_x><a href=\"/c\">c</a>", NULL },
     { "<a.b href=\"/c\">c</a.b>", NULL },
+    { "<x:a href=\"/c\">c</x:a>", NULL },
     { "<script>unfinished <a href=\"/s\">", NULL },
     { "<script>x</scripts><a href=\"/s\">s</a></script>", NULL },
     { "<a href=\"/c\">c</a><!DOCTYPE html \"x\">", NULL },
