@@ -323,11 +323,15 @@ finish_thread (GTask        *task,
 
   if (!cg_site_model_save (model, store, &error) ||
       !label_pages (self, store, model, job->crawl_id, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task, g_steal_pointer (&model), g_object_unref);
+    g_clear_object (&model);
+  /* Closed before the owner hears of the end: the last connection to
+   * close removes the store's -wal and -shm files, which the owner may
+   * by then be copying or opening. */
+  g_clear_object (&store);
+  if (model == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&model), g_object_unref);
 }
 
 static void
