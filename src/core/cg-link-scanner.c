@@ -77,6 +77,7 @@ typedef struct {
   GArray                    *tag_offsets;   /* gssize: name, value (-1: none) */
   GPtrArray                 *atts;
   GString                   *name;          /* of the tag being read */
+  GString                   *decoded;       /* a link's text, references decoded */
 } Scanner;
 
 static inline gboolean
@@ -344,18 +345,22 @@ read_entity_ref (const char  *p,
   return REF_CHARACTER;
 }
 
-/* Appends @text, with its references decoded as libxml2 decodes them in
- * an attribute value, to @out. FALSE for what libxml2 would cut short. */
+/* Appends @text to @out with its references decoded as libxml2 decodes
+ * them: a character reference that is no XML character gives nothing in
+ * text (htmlParseReference()), but a NUL that cuts an attribute value
+ * short (htmlParseHTMLAttribute()), which this reader leaves to libxml2.
+ * FALSE for that, and for a name libxml2 would read past ASCII. */
 static gboolean
-decode_attribute (const char *text,
-                  const char *end,
-                  GString    *out)
+decode_references (const char *text,
+                   const char *end,
+                   gboolean    attribute,
+                   GString    *out)
 {
   while (text < end)
     {
       const char *amp = memchr (text, '&', end - text);
       const char *after;
-      guint32 value;
+      guint32 value = 0;
 
       if (amp == NULL)
         {
@@ -366,11 +371,10 @@ decode_attribute (const char *text,
       if (amp + 1 < end && amp[1] == '#')
         {
           after = read_char_ref (amp, end, &value);
-          /* libxml2 writes the 0 it gets for a bad reference, which ends
-           * the value there. */
-          if (value == 0)
+          if (value != 0)
+            g_string_append_unichar (out, value);
+          else if (attribute)
             return FALSE;
-          g_string_append_unichar (out, value);
         }
       else
         switch (read_entity_ref (amp, end, &after, &value))
@@ -393,8 +397,9 @@ decode_attribute (const char *text,
 /* ---- text ---------------------------------------------------------------- */
 
 /* Text up to @end, which is not in a <script> or <style> block: within a
- * link, given as libxml2 gives it (references decoded, one piece for each;
- * a bad character reference gives nothing); outside, only noted. */
+ * link, given with its references decoded as libxml2 decodes them (in one
+ * piece, where libxml2 gives a piece for each reference: the extractor's
+ * reader joins them anyway); outside, only noted. */
 static ReadStatus
 read_text (Scanner    *self,
            const char *end)
@@ -422,41 +427,16 @@ read_text (Scanner    *self,
       return READ_OK;
     }
 
-  while (text < end)
+  /* Most link texts have no reference: they go as they are. */
+  if (memchr (text, '&', end - text) == NULL)
     {
-      const char *amp = memchr (text, '&', end - text);
-      const char *after;
-      guint32 value = 0;
-      char utf8[6];
-
-      if (amp == NULL)
-        {
-          self->events->characters (self->user_data, text, end - text);
-          break;
-        }
-      if (amp > text)
-        self->events->characters (self->user_data, text, amp - text);
-      if (amp + 1 < end && amp[1] == '#')
-        {
-          after = read_char_ref (amp, end, &value);
-          if (value != 0)
-            self->events->characters (self->user_data, utf8, g_unichar_to_utf8 (value, utf8));
-        }
-      else
-        switch (read_entity_ref (amp, end, &after, &value))
-          {
-          case REF_CHARACTER:
-            self->events->characters (self->user_data, utf8, g_unichar_to_utf8 (value, utf8));
-            break;
-          case REF_LITERAL:
-            self->events->characters (self->user_data, amp, after - amp);
-            break;
-          case REF_UNSURE:
-          default:
-            return READ_DECLINE;
-          }
-      text = after;
+      self->events->characters (self->user_data, text, end - text);
+      return READ_OK;
     }
+  g_string_truncate (self->decoded, 0);
+  if (!decode_references (text, end, FALSE, self->decoded))
+    return READ_DECLINE;
+  self->events->characters (self->user_data, self->decoded->str, self->decoded->len);
   return READ_OK;
 }
 
@@ -548,7 +528,7 @@ read_value (Scanner *self)
         self->p++;
       stop = self->p;
     }
-  return decode_attribute (start, stop, self->tag_text);
+  return decode_references (start, stop, TRUE, self->tag_text);
 }
 
 /* The attributes of a start tag up to its '>' or "/>", as
@@ -1100,6 +1080,7 @@ cg_link_scanner_read (const char                *data,
   self.tag_offsets = g_array_new (FALSE, FALSE, sizeof (gssize));
   self.atts = g_ptr_array_new ();
   self.name = g_string_new (NULL);
+  self.decoded = g_string_new (NULL);
 
   skip_blanks (&self);
   while (status == READ_OK && self.p < self.end)
@@ -1123,5 +1104,6 @@ cg_link_scanner_read (const char                *data,
   g_array_free (self.tag_offsets, TRUE);
   g_ptr_array_free (self.atts, TRUE);
   g_string_free (self.name, TRUE);
+  g_string_free (self.decoded, TRUE);
   return status == READ_OK;
 }

@@ -65,6 +65,13 @@ display_name (const char *url)
 }
 
 static gboolean
+has_utf8_bom (const char *data,
+              gsize       length)
+{
+  return length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0;
+}
+
+static gboolean
 has_utf16_bom (const char *data,
                gsize       length)
 {
@@ -165,7 +172,7 @@ html_parse (const char   *data,
 
   /* A byte order mark settles the encoding (the HTML standard's sniffing
    * order), and libxml2 reads it when no encoding is forced. */
-  if (!(length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0) && !has_utf16_bom (data, length))
+  if (!has_utf8_bom (data, length) && !has_utf16_bom (data, length))
     encoding = charset_from_content_type (content_type);
 
   doc = htmlReadMemory (data, (int) length, url, encoding,
@@ -374,7 +381,7 @@ scan_css (const char *css,
   const char *p = css;
   const char *end = css + length;
 
-  if (length >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+  if (has_utf8_bom (p, length))
     p += 3;
 
   while (p < end)
@@ -1650,7 +1657,7 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
   g_array_set_clear_func (records, (GDestroyNotify) record_clear);
 
   /* As in html_parse(): a byte order mark settles the encoding. */
-  utf8_bom = length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0;
+  utf8_bom = has_utf8_bom (data, length);
   utf16_bom = has_utf16_bom (data, length);
   if (!utf8_bom && !utf16_bom)
     encoding = charset_from_content_type (content_type);
