@@ -1279,18 +1279,6 @@ parse_job_free (ParseJob *parse)
   g_free (parse);
 }
 
-/* The length of "scheme://authority" at the start of @url, or 0. */
-static gsize
-authority_end (const char *url)
-{
-  const char *p = strstr (url, "://");
-
-  if (p == NULL)
-    return 0;
-  p += 3;
-  return (gsize) (p - url) + strcspn (p, "/?#");
-}
-
 /* In a parser thread: the links of a page, the host key of each, the
  * outlinks of its metadata record and its payload digest. */
 static void
@@ -1322,7 +1310,7 @@ parse_page (ParseJob        *parse,
       for (guint i = 0; i < parse->links->len; i++)
         {
           const CgLink *link = g_ptr_array_index (parse->links, i);
-          gsize end = authority_end (link->url);
+          gsize end = cg_url_get_authority_end (link->url);
           char *host_key;
 
           if (previous_key != NULL && end > 0 && end == previous_end &&

@@ -267,13 +267,26 @@ cg_robots_is_allowed (CgRobots    *self,
   return robots_match (self, normalized, out_rule);
 }
 
+static gboolean
+is_uri_allowed (CgRobots  *self,
+                GUri      *uri,
+                char     **out_rule)
+{
+  g_autofree char *path = NULL;
+
+  if (g_uri_get_query (uri) != NULL)
+    path = g_strconcat (g_uri_get_path (uri), "?", g_uri_get_query (uri), NULL);
+  else
+    path = g_strdup (g_uri_get_path (uri));
+  return cg_robots_is_allowed (self, path, out_rule);
+}
+
 gboolean
 cg_robots_is_url_allowed (CgRobots    *self,
                           const char  *url,
                           char       **out_rule)
 {
   g_autoptr(GUri) uri = NULL;
-  g_autofree char *path = NULL;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (url != NULL, FALSE);
@@ -283,11 +296,7 @@ cg_robots_is_url_allowed (CgRobots    *self,
   uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
   if (uri == NULL)
     return FALSE;
-  if (g_uri_get_query (uri) != NULL)
-    path = g_strconcat (g_uri_get_path (uri), "?", g_uri_get_query (uri), NULL);
-  else
-    path = g_strdup (g_uri_get_path (uri));
-  return cg_robots_is_allowed (self, path, out_rule);
+  return is_uri_allowed (self, uri, out_rule);
 }
 
 double
@@ -615,6 +624,12 @@ struct _CgRobotsCache
   char            *user_agent;
   CgRobotsPolicy   policy;
   GHashTable      *entries;   /* "scheme://host:port" → Entry */
+  /* The "scheme://authority" that began the URL asked about last, and
+   * its key. A crawl asks about its URLs twice each (may it fetch, how
+   * long to wait after), mostly on one host; parsing the URL again each
+   * time only to find its host was most of the cost of the answer. */
+  char            *last_start;
+  char            *last_key;
 };
 
 G_DEFINE_BOXED_TYPE (CgRobotsCache, cg_robots_cache, cg_robots_cache_ref, cg_robots_cache_unref)
@@ -661,6 +676,8 @@ cg_robots_cache_unref (CgRobotsCache *self)
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
       g_hash_table_unref (self->entries);
+      g_free (self->last_start);
+      g_free (self->last_key);
       g_free (self->user_agent);
       g_free (self);
     }
@@ -721,13 +738,41 @@ cg_robots_url_for (const char  *url,
   return g_uri_to_string (robots);
 }
 
+/* The key of the host of @url, parsed as @uri if the caller did (else
+ * NULL), or NULL for a URL that does not parse. The same start of a URL
+ * always gives the same scheme, host and port, hence the same key. */
+static const char *
+host_key_for_url (CgRobotsCache *self,
+                  const char    *url,
+                  GUri          *uri)
+{
+  gsize start = cg_url_get_authority_end (url);
+  g_autoptr(GUri) own_uri = NULL;
+
+  if (start > 0 && self->last_start != NULL &&
+      strncmp (url, self->last_start, start) == 0 && self->last_start[start] == '\0')
+    return self->last_key;
+
+  if (uri == NULL)
+    uri = own_uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
+  if (uri == NULL)
+    return NULL;
+  g_free (self->last_start);
+  g_free (self->last_key);
+  /* A URL without "scheme://" has no start to compare the next with. */
+  self->last_start = start > 0 ? g_strndup (url, start) : NULL;
+  self->last_key = host_key_for_uri (uri);
+  return self->last_key;
+}
+
 static Entry *
 lookup_fresh (CgRobotsCache *self,
+              const char    *url,
               GUri          *uri,
               gint64         now_us)
 {
-  g_autofree char *key = host_key_for_uri (uri);
-  Entry *entry = g_hash_table_lookup (self->entries, key);
+  const char *key = host_key_for_url (self, url, uri);
+  Entry *entry = key != NULL ? g_hash_table_lookup (self->entries, key) : NULL;
 
   if (entry == NULL || now_us >= entry->expires_us || now_us < entry->fetched_us)
     return NULL;
@@ -757,11 +802,10 @@ cg_robots_cache_check (CgRobotsCache  *self,
   if (g_str_equal (g_uri_get_path (uri), "/robots.txt") && g_uri_get_query (uri) == NULL)
     return CG_ROBOTS_ALLOWED;
 
-  entry = lookup_fresh (self, uri, now_us);
+  entry = lookup_fresh (self, url, uri, now_us);
   if (entry == NULL)
     return CG_ROBOTS_NEED_FETCH;
-  return cg_robots_is_url_allowed (entry->robots, url, out_rule)
-         ? CG_ROBOTS_ALLOWED : CG_ROBOTS_DISALLOWED;
+  return is_uri_allowed (entry->robots, uri, out_rule) ? CG_ROBOTS_ALLOWED : CG_ROBOTS_DISALLOWED;
 }
 
 typedef struct {
@@ -853,16 +897,12 @@ cg_robots_cache_lookup (CgRobotsCache *self,
                         const char    *url,
                         gint64         now_us)
 {
-  g_autoptr(GUri) uri = NULL;
   Entry *entry;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (url != NULL, NULL);
 
-  uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
-  if (uri == NULL)
-    return NULL;
-  entry = lookup_fresh (self, uri, now_us);
+  entry = lookup_fresh (self, url, NULL, now_us);
   return entry != NULL ? cg_robots_ref (entry->robots) : NULL;
 }
 

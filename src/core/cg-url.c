@@ -782,6 +782,20 @@ cg_url_get_host_key (const char  *url,
   return g_strdup_printf ("%s:%d", host, port);
 }
 
+gsize
+cg_url_get_authority_end (const char *url)
+{
+  const char *authority;
+
+  g_return_val_if_fail (url != NULL, 0);
+
+  authority = strstr (url, "://");
+  if (authority == NULL)
+    return 0;
+  authority += 3;
+  return (gsize) (authority - url) + strcspn (authority, "/?#");
+}
+
 char *
 cg_url_get_host (const char  *url,
                  GError     **error)

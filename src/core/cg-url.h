@@ -128,6 +128,12 @@ gboolean    cg_url_surt_has_prefix      (const char            *surt,
 char       *cg_url_get_host_key         (const char            *url,
                                          GError               **error);
 
+/* The length of the "scheme://authority" that starts @url, up to its
+ * first '/', '?' or '#' after "://", or 0 if @url has no "://". Nothing is
+ * checked or parsed: it tells quickly whether two URLs start alike, which
+ * then have the same host key. */
+gsize       cg_url_get_authority_end    (const char            *url);
+
 /* The normalised host of a URL (lower case, ASCII, no brackets around an
  * IPv6 address). */
 char       *cg_url_get_host             (const char            *url,

@@ -598,6 +598,60 @@ test_cache_ignore_policy (void)
   g_assert_cmpfloat (cg_robots_cache_get_crawl_delay (cache, "http://example.org/", 1), ==, 0);
 }
 
+/* The cache remembers the host of the URL asked about last by the start
+ * of that URL: hosts whose URLs start alike, asked about in turn, must
+ * each get the answer of their own robots.txt. */
+static void
+test_cache_hosts_in_turn (void)
+{
+  const struct {
+    const char *robots_url;   /* as stored */
+    const char *start;        /* of the URLs asked about */
+    const char *body;
+  } hosts[] = {
+    { "http://a.example/robots.txt", "http://a.example", "User-agent: *\nDisallow: /x\nCrawl-delay: 1\n" },
+    { "http://a.example:8080/robots.txt", "http://a.example:8080", "User-agent: *\nDisallow: /y\nCrawl-delay: 2\n" },
+    { "http://a.example.org/robots.txt", "http://a.example.org", "User-agent: *\nDisallow: /z\nCrawl-delay: 3\n" },
+    { "http://a.exampl/robots.txt", "http://a.exampl", "User-agent: *\nDisallow:\n" },
+    { "https://a.example/robots.txt", "https://a.example", "User-agent: *\nDisallow: /\nCrawl-delay: 4\n" },
+  };
+  /* Other spellings of the first two hosts, which must find their entry. */
+  const struct { const char *start; guint host; } aliases[] = {
+    { "http://A.EXAMPLE", 0 },
+    { "http://a.example:80", 0 },
+    { "http://user@a.example", 0 },
+    { "HTTP://a.example:8080", 1 },
+  };
+  const char * const paths[] = { "/x", "/y/1", "/z?q", "/w", "" };
+  g_autoptr(CgRobotsCache) cache = cg_robots_cache_new ("cartograph", CG_ROBOTS_POLICY_OBEY);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (9309);
+  gint64 t0 = 1000 * HOUR;
+
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++)
+    g_assert_true (cg_robots_cache_store (cache, hosts[i].robots_url, 200, hosts[i].body,
+                                          strlen (hosts[i].body), t0, NULL));
+
+  for (guint n = 0; n < 2000; n++)
+    {
+      guint pick = (guint) g_rand_int_range (rand, 0, G_N_ELEMENTS (hosts) + G_N_ELEMENTS (aliases));
+      guint host = pick < G_N_ELEMENTS (hosts) ? pick : aliases[pick - G_N_ELEMENTS (hosts)].host;
+      const char *start = pick < G_N_ELEMENTS (hosts) ? hosts[pick].start : aliases[pick - G_N_ELEMENTS (hosts)].start;
+      const char *path = paths[g_rand_int_range (rand, 0, G_N_ELEMENTS (paths))];
+      g_autofree char *url = g_strconcat (start, path, NULL);
+      g_autoptr(CgRobots) own = cg_robots_parse (hosts[host].body, strlen (hosts[host].body), "cartograph");
+      CgRobotsVerdict expected = cg_robots_is_url_allowed (own, url, NULL) ? CG_ROBOTS_ALLOWED : CG_ROBOTS_DISALLOWED;
+      double delay = MAX (cg_robots_get_crawl_delay (own), 0);
+
+      g_assert_cmpint (cg_robots_cache_check (cache, url, t0 + 1, NULL), ==, expected);
+      g_assert_cmpfloat_with_epsilon (cg_robots_cache_get_crawl_delay (cache, url, t0 + 1), delay, 1e-9);
+    }
+  /* A host not stored, right after one that is and starts alike. */
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example/x", t0 + 1, NULL), ==, CG_ROBOTS_DISALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.examples/x", t0 + 1, NULL), ==, CG_ROBOTS_NEED_FETCH);
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example/x", t0 + 1, NULL), ==, CG_ROBOTS_DISALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example:8081/x", t0 + 1, NULL), ==, CG_ROBOTS_NEED_FETCH);
+}
+
 static void
 test_cache_is_bounded (void)
 {
@@ -640,6 +694,7 @@ main (int   argc,
   g_test_add_func ("/robots/garbage", test_garbage_input);
   g_test_add_func ("/robots/cache", test_cache);
   g_test_add_func ("/robots/cache/ignore", test_cache_ignore_policy);
+  g_test_add_func ("/robots/cache/hosts-in-turn", test_cache_hosts_in_turn);
   g_test_add_func ("/robots/cache/bounded", test_cache_is_bounded);
 
   return g_test_run ();

@@ -498,6 +498,27 @@ test_host_key (void)
     }
 
   {
+    /* Where "scheme://authority" ends, without parsing. */
+    const struct { const char *url; const char *start; } starts[] = {
+      { "http://example.org/x", "http://example.org" },
+      { "http://example.org", "http://example.org" },
+      { "https://user@Example.org:8443?q#f", "https://user@Example.org:8443" },
+      { "http://[::1]:8080#top", "http://[::1]:8080" },
+      { "http:///path", "http://" },
+      { "mailto:x@example.org", "" },
+      { "", "" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (starts); i++)
+      {
+        gsize end = cg_url_get_authority_end (starts[i].url);
+        g_autofree char *start = g_strndup (starts[i].url, end);
+
+        g_assert_cmpstr (start, ==, starts[i].start);
+      }
+  }
+
+  {
     g_autoptr(GError) error = NULL;
     g_autofree char *host = cg_url_get_host ("http://[::1]:8080/x", &error);
     g_autofree char *bad = cg_url_get_host_key ("mailto:x@y", &error);
