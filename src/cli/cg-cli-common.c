@@ -8,6 +8,9 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
+#include <gio/gio.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "cg-cli.h"
@@ -46,7 +49,24 @@ cg_cli_parse_options (GOptionContext  *context,
 
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      cg_cli_print_error ("%s", error->message);
+      const char *unreadable = NULL;
+
+      /* GOption says only that a conversion failed, not of which option:
+       * the argument that is not text is named instead. */
+      if (error->domain == G_CONVERT_ERROR)
+        {
+          for (int i = 1; i < *argc && unreadable == NULL; i++)
+            if (!g_utf8_validate ((*argv)[i], -1, NULL))
+              unreadable = (*argv)[i];
+        }
+      if (unreadable != NULL)
+        {
+          g_autofree char *shown = g_utf8_make_valid (unreadable, -1);
+
+          cg_cli_print_error (_("The argument “%s” is not text in the encoding of the locale"), shown);
+        }
+      else
+        cg_cli_print_error ("%s", error->message);
       g_printerr (_("Run “%s --help” to see its options.\n"), (*argv)[0]);
       *exit_code = CG_CLI_EXIT_USAGE;
       return FALSE;
@@ -75,4 +95,83 @@ cg_cli_run_command (const CgCliCommand  *command,
   /* The command sees itself as argv[0], named as the user typed it. */
   argv[1] = prgname;
   return command->run (argc - 1, argv + 1);
+}
+
+gboolean
+cg_cli_read_file (const char  *path,
+                  gsize        max_size,
+                  char       **out_contents,
+                  gsize       *out_length,
+                  GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GByteArray) contents = g_byte_array_new ();
+  g_autoptr(GError) local_error = NULL;
+  guint8 buffer[65536];
+
+  stream = g_file_read (file, NULL, &local_error);
+  if (stream == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Cannot read “%s”: %s"), path, local_error->message);
+      return FALSE;
+    }
+
+  /* The size stat() gives cannot be trusted to bound the reading: a pipe
+   * or a device has none (/dev/zero says 0 and never ends), so the cap is
+   * checked on what arrives. */
+  for (;;)
+    {
+      gssize n = g_input_stream_read (G_INPUT_STREAM (stream), buffer, sizeof buffer, NULL, &local_error);
+
+      if (n < 0)
+        {
+          g_set_error (error, local_error->domain, local_error->code,
+                       _("Cannot read “%s”: %s"), path, local_error->message);
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      if ((gsize) n > max_size - contents->len)
+        {
+          g_autofree char *limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("“%s” is larger than %s"), path, limit);
+          return FALSE;
+        }
+      g_byte_array_append (contents, buffer, (guint) n);
+    }
+
+  if (out_length != NULL)
+    *out_length = contents->len;
+  /* NUL-terminated, as g_file_get_contents() leaves it. */
+  g_byte_array_append (contents, (const guint8 *) "", 1);
+  *out_contents = (char *) g_byte_array_free (g_steal_pointer (&contents), FALSE);
+  return TRUE;
+}
+
+gboolean
+cg_cli_parse_seconds (const char *option,
+                      const char *text,
+                      double     *out_seconds)
+{
+  char *end = NULL;
+  double value;
+
+  /* GOption's own double parser takes "inf" and "nan", which would pass
+   * every later comparison or could not be stored; this takes decimal
+   * numbers only. */
+  value = text != NULL && *text != '\0' ? g_ascii_strtod (text, &end) : NAN;
+  if (end == NULL || *end != '\0' || !isfinite (value) || value < 0 ||
+      strpbrk (text, "iInN") != NULL)
+    {
+      g_autofree char *shown = g_utf8_make_valid (text != NULL ? text : "", -1);
+
+      cg_cli_print_error (_("%s takes a number of 0 or more, not “%s”"), option, shown);
+      return FALSE;
+    }
+  *out_seconds = value;
+  return TRUE;
 }

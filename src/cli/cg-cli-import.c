@@ -11,6 +11,23 @@
 #include "cg-cli.h"
 #include "cg-project.h"
 #include "cg-site-model.h"
+#include "cg-url.h"
+
+/* The largest file import reads. Exported models of large sites are a
+ * few megabytes; the cap keeps a wrong path (a device, a pipe, a huge
+ * WARC) from filling the memory, or, for /dev/zero, from never ending. */
+#define CG_CLI_IMPORT_MAX_SIZE (64 * 1024 * 1024)
+
+/* Whether @a and @b are one site, however each was spelt. */
+static gboolean
+same_site (const char *a,
+           const char *b)
+{
+  g_autofree char *normal_a = cg_url_normalize (a, CG_URL_NORMALIZE_SYNTAX, NULL);
+  g_autofree char *normal_b = cg_url_normalize (b, CG_URL_NORMALIZE_SYNTAX, NULL);
+
+  return normal_a != NULL && normal_b != NULL ? g_str_equal (normal_a, normal_b) : g_str_equal (a, b);
+}
 
 /* Saves a crawl spec (seed 000's TSV, written by hand or exported) or a
  * JSON model as the next version of a site's model. */
@@ -28,7 +45,7 @@ cg_cli_import (int    argc,
   int exit_code = CG_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
-    { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site the spec describes, if it does not say"), N_("URL") },
+    { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site the file describes, if it does not say"), N_("URL") },
     { NULL }
   };
 
@@ -43,13 +60,27 @@ cg_cli_import (int    argc,
       return CG_CLI_EXIT_USAGE;
     }
 
-  if (!g_file_get_contents (argv[1], &contents, NULL, &error))
+  if (site != NULL)
+    {
+      g_autoptr(GUri) uri = cg_url_parse (site, CG_URL_NORMALIZE_SYNTAX, &error);
+
+      if (uri == NULL)
+        {
+          cg_cli_print_error (_("--site must be the http or https address of a site: %s"), error->message);
+          return CG_CLI_EXIT_USAGE;
+        }
+    }
+
+  if (!cg_cli_read_file (argv[1], CG_CLI_IMPORT_MAX_SIZE, &contents, NULL, &error))
     {
       cg_cli_print_error ("%s", error->message);
       return CG_CLI_EXIT_FAILED;
     }
+  /* --site names the site for either kind of file: an archivist who
+   * gives it with a JSON model that has no site means that site, as with
+   * a crawl spec, and refusing it would only make them edit the file. */
   if (g_str_has_suffix (argv[1], ".json"))
-    model = cg_site_model_from_json (contents, &error);
+    model = cg_site_model_from_json_with_site (site, contents, &error);
   else
     model = cg_site_model_from_spec (site, contents, &error);
   if (model == NULL)
@@ -60,6 +91,15 @@ cg_cli_import (int    argc,
   if (*cg_site_model_get_site (model) == '\0')
     {
       cg_cli_print_error (_("%s does not say which site it describes: give --site URL"), argv[1]);
+      return CG_CLI_EXIT_USAGE;
+    }
+  /* When the file names a site too, the two must agree: saving under
+   * the file's site would ignore what was asked, and under --site would
+   * file the model under a site it does not describe. */
+  if (site != NULL && !same_site (site, cg_site_model_get_site (model)))
+    {
+      cg_cli_print_error (_("%s describes the site %s, not %s given with --site"), argv[1],
+                          cg_site_model_get_site (model), site);
       return CG_CLI_EXIT_USAGE;
     }
   cg_site_model_compute_depths (model);
@@ -109,12 +149,20 @@ cg_cli_compare (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
-  if (folder == NULL || site == NULL || argc != 3 ||
-      !g_ascii_string_to_signed (argv[1], 10, 1, G_MAXINT, &old_version, NULL) ||
-      !g_ascii_string_to_signed (argv[2], 10, 1, G_MAXINT, &new_version, NULL))
+  if (folder == NULL || site == NULL || argc != 3)
     {
       cg_cli_print_error (_("compare needs --project DIR, --site URL and two version numbers"));
       return CG_CLI_EXIT_USAGE;
+    }
+  for (int i = 1; i <= 2; i++)
+    {
+      if (!g_ascii_string_to_signed (argv[i], 10, 1, G_MAXINT, i == 1 ? &old_version : &new_version, NULL))
+        {
+          g_autofree char *shown = g_utf8_make_valid (argv[i], -1);
+
+          cg_cli_print_error (_("“%s” is not a model version number (1 or more)"), shown);
+          return CG_CLI_EXIT_USAGE;
+        }
     }
 
   project = cg_project_open (folder, &error);

@@ -58,4 +58,20 @@ gboolean cg_cli_parse_options (GOptionContext  *context,
 void     cg_cli_print_error   (const char      *format,
                                ...) G_GNUC_PRINTF (1, 2);
 
+/* Reads @text, the value of @option, as a finite decimal number of 0 or
+ * more; prints the usage error naming @option and returns FALSE if it is
+ * not one. */
+gboolean cg_cli_parse_seconds (const char      *option,
+                               const char      *text,
+                               double          *out_seconds);
+
+/* Reads the whole file @path (a path or URI, "-" is not special) into a
+ * NUL-terminated buffer, failing with an error that names it when it
+ * cannot be read or holds more than @max_size bytes. */
+gboolean cg_cli_read_file     (const char      *path,
+                               gsize            max_size,
+                               char           **out_contents,
+                               gsize           *out_length,
+                               GError         **error);
+
 G_END_DECLS

@@ -1,9 +1,13 @@
-/* cg-json.c: JSON members written and read the same way everywhere.
+/* cg-json.c: JSON members written and read the same way everywhere, and
+ * JSON from outside parsed safely.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "cg-json.h"
 
@@ -83,4 +87,76 @@ cg_json_append_string (GString    *out,
     }
   g_string_append_len (out, run, p - run);
   g_string_append_c (out, '"');
+}
+
+JsonNode *
+cg_json_parse (const char  *text,
+               gssize       length,
+               GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *end;
+  gboolean in_string = FALSE;
+  guint depth = 0;
+  guint line = 1;
+  JsonNode *root;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  end = length < 0 ? text + strlen (text) : text + length;
+
+  /* Brackets inside strings do not nest, and a quote after a backslash
+   * does not end a string, so the scan follows strings and their escapes;
+   * anything else malformed is left for json-glib to report. */
+  for (const char *p = text; p < end; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p + 1 < end)
+            p++;
+          else if (*p == '"')
+            in_string = FALSE;
+          else if (*p == '\n')
+            line++;
+          continue;
+        }
+      switch (*p)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+        case '[':
+        case '{':
+          if (++depth > CG_JSON_MAX_DEPTH)
+            {
+              g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                           /* Translators: %u is a line number, %d a number of levels. */
+                           _("The JSON on line %u nests arrays and objects more than %d levels deep"),
+                           line, CG_JSON_MAX_DEPTH);
+              return NULL;
+            }
+          break;
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+        case '\n':
+          line++;
+          break;
+        default:
+          break;
+        }
+    }
+
+  if (!json_parser_load_from_data (parser, text, end - text, error))
+    return NULL;
+  root = json_parser_steal_root (parser);
+  if (root == NULL)
+    {
+      g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                           _("The text is empty: there is no JSON value in it"));
+      return NULL;
+    }
+  return root;
 }

@@ -1,6 +1,6 @@
 /* cg-json.h: the few JSON members every saved file of Cartograph writes
  * and reads the same way (json-glib has no call for "a string, or null"
- * or for a list of strings).
+ * or for a list of strings), and a parser for JSON that comes from outside.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,6 +10,25 @@
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
+
+/* Arrays and objects nested deeper than this are refused before json-glib
+ * reads them. Its parser (and json_node_free(), and the generator) recurse
+ * once per level, so a file of a hundred thousand "[" overflows the stack
+ * and kills the program. No file that Cartograph writes nests more than a
+ * few levels, so 512 leaves hand-written files all the room they could
+ * need, while a 1 MiB stack was measured to hold some 5,000 levels: the
+ * limit is safe in any thread. */
+#define CG_JSON_MAX_DEPTH 512
+
+/* Parses @text (@length bytes, or up to its NUL when @length is -1) with
+ * json-glib after checking, in one pass over the text, that its arrays and
+ * objects nest no deeper than CG_JSON_MAX_DEPTH. For every JSON that comes
+ * from outside: imported files, project files, anything a user can edit.
+ * Returns the root (never NULL on success: empty text is an error), or
+ * NULL with @error set in JSON_PARSER_ERROR. */
+JsonNode   *cg_json_parse              (const char  *text,
+                                        gssize       length,
+                                        GError     **error);
 
 /* Adds the member @name: @value, or null when @value is NULL. */
 void        cg_json_add_string_or_null (JsonBuilder *builder,

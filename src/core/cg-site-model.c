@@ -28,12 +28,15 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <libxml/xpath.h>
 
 #include "cg-site-model.h"
 #include "cg-json.h"
+#include "cg-url.h"
+#include "cg-url-pattern.h"
 
 struct _CgSiteModel
 {
@@ -566,23 +569,45 @@ strv_from_json_array (JsonArray *array)
   return g_strv_builder_end (builder);
 }
 
+/* Reads a JSON array of strings, as the store and crawl specs hold a
+ * class's schema and samples. Anything else in the array is an error
+ * rather than dropped, so that a spec is never saved as less than it
+ * says. */
 static GStrv
 strv_from_json (const char  *text,
                 GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *array;
 
-  if (!json_parser_load_from_data (parser, text, -1, error))
-    return NULL;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+  if (text == NULL)
     {
       g_set_error_literal (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
                            _("a JSON array of strings was expected"));
       return NULL;
     }
-  return strv_from_json_array (json_node_get_array (root));
+  root = cg_json_parse (text, -1, error);
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error_literal (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                           _("a JSON array of strings was expected"));
+      return NULL;
+    }
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("item %u of the JSON array is not a string"), i + 1);
+          return NULL;
+        }
+    }
+  return strv_from_json_array (array);
 }
 
 /* Replaces *@field with @values, unless no values were read (NULL). */
@@ -941,6 +966,72 @@ cg_site_model_list_sites (CgStore  *store,
 }
 
 /* ------------------------------------------------------------------ */
+/* Imported models                                                     */
+
+/* What a model read from a file (a crawl spec or JSON) must be beyond
+ * cg_site_model_validate(), which models built by Cartograph itself also
+ * pass: these are the mistakes a hand-edited file makes, and each would
+ * only show later, when a harvest starts or an export cannot be read
+ * back. */
+static gboolean
+check_imported (CgSiteModel  *self,
+                GError      **error)
+{
+  /* An empty site is the caller's to fill (the command line asks for
+   * --site); any other must be a site Cartograph can crawl. */
+  if (*self->site != '\0')
+    {
+      g_autoptr(GError) url_error = NULL;
+      g_autoptr(GUri) uri = cg_url_parse (self->site, CG_URL_NORMALIZE_SYNTAX, &url_error);
+
+      if (uri == NULL)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID,
+                       _("The site of the model is not an http or https address: %s"), url_error->message);
+          return FALSE;
+        }
+    }
+
+  for (guint i = 0; i < self->classes->len; i++)
+    {
+      CgPageClass *klass = g_ptr_array_index (self->classes, i);
+      g_autoptr(GError) pattern_error = NULL;
+
+      /* A crawl spec has one row per line and one column per tab, and a
+       * line starting with "#" is a comment: such a name would not come
+       * back from an exported spec. */
+      if (*klass->name == '\0' || klass->name[strcspn (klass->name, "\t\r\n")] != '\0' || klass->name[0] == '#')
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID,
+                       _("The class name “%s” cannot be used: a class name cannot be empty, hold a tab or a "
+                         "line break, or start with “#”"), klass->name);
+          return FALSE;
+        }
+      if (klass->url_pattern != NULL && !cg_url_pattern_check (klass->url_pattern, &pattern_error))
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID,
+                       /* Translators: the second %s is a sentence saying what is wrong with the pattern. */
+                       _("Class “%s”: %s"), klass->name, pattern_error->message);
+          return FALSE;
+        }
+    }
+
+  for (guint i = 0; i < self->data_links->len; i++)
+    {
+      CgDataLink *link = g_ptr_array_index (self->data_links, i);
+
+      if (cg_site_model_get_class (self, link->source) == NULL)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID,
+                       _("The data link with the XPath “%s” names the class “%s”, which the model does not have"),
+                       link->xpath, link->source);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
 /* The crawl spec                                                      */
 
 static const char *
@@ -1059,11 +1150,15 @@ parse_uint (const char *text,
   return g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT, out, NULL);
 }
 
+/* Reads one row; @class_lines maps the name of each class that had a
+ * class row so far to that row's line, so that a second definition is
+ * refused rather than silently replacing the first. */
 static gboolean
 read_spec_row (CgSiteModel  *self,
                char        **fields,
                guint         n,
                guint         line,
+               GHashTable   *class_lines,
                GError      **error)
 {
   const char *type = fields[1];
@@ -1108,13 +1203,11 @@ read_spec_row (CgSiteModel  *self,
       if (n < 3 || n > 8)
         return spec_error (error, line, _("a class row has 3 to 8 columns (name, class, label, URL pattern, "
                                           "depth, pages, schema, samples), not %u"), n);
-      if (n >= 4 && !g_str_equal (fields[3], "-"))
-        {
-          g_autoptr(GRegex) regex = g_regex_new (fields[3], 0, 0, &json_error);
-
-          if (regex == NULL)
-            return spec_error (error, line, _("the URL pattern is not a regular expression: %s"), json_error->message);
-        }
+      if (g_hash_table_contains (class_lines, fields[0]))
+        return spec_error (error, line, _("the class “%s” is already defined on line %u"), fields[0],
+                           GPOINTER_TO_UINT (g_hash_table_lookup (class_lines, fields[0])));
+      if (n >= 4 && !g_str_equal (fields[3], "-") && !cg_url_pattern_check (fields[3], &json_error))
+        return spec_error (error, line, "%s", json_error->message);
       if (n >= 5 && !g_ascii_string_to_signed (fields[4], 10, -1, G_MAXINT, &depth, NULL))
         return spec_error (error, line, _("“%s” is not a depth"), fields[4]);
       if (n >= 6 && !parse_uint (fields[5], &n_pages))
@@ -1127,6 +1220,7 @@ read_spec_row (CgSiteModel  *self,
           return spec_error (error, line, _("the samples: %s"), json_error->message);
         }
       klass = cg_site_model_add_class (self, fields[0], NULL);
+      g_hash_table_insert (class_lines, klass->name, GUINT_TO_POINTER (line));
       g_free (klass->label);
       klass->label = g_str_equal (fields[2], "-") ? g_strdup (fields[0]) : g_strdup (fields[2]);
       g_free (klass->url_pattern);
@@ -1164,6 +1258,18 @@ read_spec_row (CgSiteModel  *self,
 
       if (n != 3)
         return spec_error (error, line, _("a %s row has 3 columns, not %u"), type, n);
+      /* The parameters are written back into every export as JSON, so
+       * what cannot be read as a JSON object is refused here, once. */
+      if (g_str_equal (type, "parameters") && value != NULL)
+        {
+          g_autoptr(GError) json_error = NULL;
+          g_autoptr(JsonNode) parameters = cg_json_parse (value, -1, &json_error);
+
+          if (parameters == NULL)
+            return spec_error (error, line, _("the parameters are not valid JSON: %s"), json_error->message);
+          if (!JSON_NODE_HOLDS_OBJECT (parameters))
+            return spec_error (error, line, _("the parameters are not a JSON object"));
+        }
       if (g_str_equal (type, "site") && value != NULL)
         {
           g_free (self->site);
@@ -1199,6 +1305,7 @@ cg_site_model_from_spec (const char  *site,
                          GError     **error)
 {
   g_autoptr(CgSiteModel) self = cg_site_model_new (site);
+  g_autoptr(GHashTable) class_lines = g_hash_table_new (g_str_hash, g_str_equal);
   g_auto(GStrv) lines = NULL;
   const char *first_source = NULL;
 
@@ -1234,7 +1341,7 @@ cg_site_model_from_spec (const char  *site,
           spec_error (error, i + 1, _("the source and type columns cannot be empty"));
           return NULL;
         }
-      if (!read_spec_row (self, fields, n, i + 1, error))
+      if (!read_spec_row (self, fields, n, i + 1, class_lines, error))
         return NULL;
       if (first_source == NULL && g_str_equal (fields[1], "link"))
         first_source = cg_site_model_get_class (self, fields[0])->name;
@@ -1247,7 +1354,7 @@ cg_site_model_from_spec (const char  *site,
                    _("The crawl spec has no class and no link"));
       return NULL;
     }
-  if (!cg_site_model_validate (self, error))
+  if (!check_imported (self, error) || !cg_site_model_validate (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -1261,7 +1368,7 @@ cg_site_model_to_json (CgSiteModel *self)
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonParser) parameters = json_parser_new ();
+  JsonNode *parameters;
 
   json_builder_begin_object (builder);
   cg_json_add_string_or_null (builder, "site", self->site);
@@ -1271,8 +1378,11 @@ cg_site_model_to_json (CgSiteModel *self)
   json_builder_add_int_value (builder, self->created_at);
   cg_json_add_string_or_null (builder, "entry_class", self->entry_class);
   json_builder_set_member_name (builder, "parameters");
-  if (json_parser_load_from_data (parameters, self->parameters, -1, NULL) && json_parser_get_root (parameters) != NULL)
-    json_builder_add_value (builder, json_node_copy (json_parser_get_root (parameters)));
+  /* The parameters may come from a file imported by an older version,
+   * which did not look at them. */
+  parameters = cg_json_parse (self->parameters, -1, NULL);
+  if (parameters != NULL)
+    json_builder_add_value (builder, parameters);
   else
     json_builder_add_null_value (builder);
 
@@ -1352,122 +1462,455 @@ cg_site_model_to_json (CgSiteModel *self)
   return json_generator_to_data (generator, NULL);
 }
 
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
+/* Reading a model from JSON: the file may have been written by hand or
+ * edited, so every member is looked at before it is used. json-glib's
+ * getters assume the right type (and print criticals otherwise), so the
+ * readers below check each node's type themselves and name the member
+ * and what it should have been. A member that is missing or null takes
+ * its default. */
+
+/* What @node holds, for messages. */
+static const char *
+describe_node (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return _("null");
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return _("an object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return _("an array");
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    return _("a string");
+  if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    return _("true or false");
+  return _("a number");
+}
+
+static gboolean
+member_error (GError     **error,
+              const char  *where,
+              const char  *name,
+              const char  *expected,
+              JsonNode    *node)
+{
+  g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+               /* Translators: e.g. "Class 2 of the model file: “depth” should be a whole number, not a string". */
+               _("%s: “%s” should be %s, not %s"), where, name, expected, describe_node (node));
+  return FALSE;
+}
+
+/* The member @name, or NULL when it is missing or null. */
+static JsonNode *
+get_member (JsonObject *object,
+            const char *name)
 {
   JsonNode *node = json_object_get_member (object, name);
 
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  return node != NULL && !JSON_NODE_HOLDS_NULL (node) ? node : NULL;
+}
+
+static gboolean
+read_string (JsonObject  *object,
+             const char  *where,
+             const char  *name,
+             const char **out_value,
+             GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+
+  *out_value = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return member_error (error, where, name, _("a string"), node);
+  *out_value = json_node_get_string (node);
+  return TRUE;
+}
+
+/* Reads a whole number from @min to @max into *@inout, which keeps its
+ * value when the member is missing. A number written with a fraction
+ * part of zero (3.0) is taken too, as some JSON writers write them so. */
+static gboolean
+read_int (JsonObject  *object,
+          const char  *where,
+          const char  *name,
+          gint64       min,
+          gint64       max,
+          gint64      *inout,
+          GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+  g_autofree char *shown = NULL;
+  gboolean whole = TRUE;
+  gint64 value = 0;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE))
+    return member_error (error, where, name, _("a whole number"), node);
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    value = json_node_get_int (node);
+  else
+    {
+      double number = json_node_get_double (node);
+
+      /* Only a double that holds an integer exactly (up to 2^53) converts
+       * without loss, and without undefined behaviour; any other is
+       * refused below as out of range. */
+      if (fabs (number) <= 9007199254740992.0 && number == (double) (gint64) number)
+        value = (gint64) number;
+      else
+        whole = FALSE;
+    }
+  if (!whole || value < min || value > max)
+    {
+      shown = json_to_string (node, FALSE);
+      g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                   /* Translators: e.g. "Class 2 of the model file: “pages” should be a whole number from 0 to
+                    * 2147483647, not -3". */
+                   _("%s: “%s” should be a whole number from %" PRId64 " to %" PRId64 ", not %s"),
+                   where, name, min, max, shown);
+      return FALSE;
+    }
+  *inout = value;
+  return TRUE;
+}
+
+static gboolean
+read_double (JsonObject  *object,
+             const char  *where,
+             const char  *name,
+             double      *inout,
+             GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+  double value;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE))
+    return member_error (error, where, name, _("a number"), node);
+  value = json_node_get_value_type (node) == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                                          : json_node_get_double (node);
+  /* 1e999 parses as infinity, which SQLite would store as NULL. */
+  if (!isfinite (value))
+    return member_error (error, where, name, _("a finite number"), node);
+  *inout = value;
+  return TRUE;
+}
+
+static gboolean
+read_array (JsonObject  *object,
+            const char  *where,
+            const char  *name,
+            JsonArray  **out_array,
+            GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+
+  *out_array = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return member_error (error, where, name, _("an array"), node);
+  *out_array = json_node_get_array (node);
+  return TRUE;
+}
+
+/* Reads an array of strings into *@field, which keeps its value when the
+ * member is missing. */
+static gboolean
+read_strv (JsonObject  *object,
+           const char  *where,
+           const char  *name,
+           GStrv       *field,
+           GError     **error)
+{
+  JsonArray *array;
+
+  if (!read_array (object, where, name, &array, error))
+    return FALSE;
+  if (array == NULL)
+    return TRUE;
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       /* Translators: e.g. "Class 2 of the model file: item 3 of “samples” should be a string, not null". */
+                       _("%s: item %u of “%s” should be a string, not %s"), where, i + 1, name, describe_node (node));
+          return FALSE;
+        }
+    }
+  replace_strv (field, strv_from_json_array (array));
+  return TRUE;
+}
+
+/* Item @index of @array (a member of the model file's top object) as an
+ * object, or NULL with @error set. */
+static JsonObject *
+read_item (JsonArray   *array,
+           guint        index,
+           const char  *where,
+           GError     **error)
+{
+  JsonNode *node = json_array_get_element (array, index);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                   /* Translators: e.g. "Class 1 of the model file should be an object, not a number". */
+                   _("%s should be an object, not %s"), where, describe_node (node));
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
+
+static gboolean
+read_classes (CgSiteModel  *self,
+              JsonObject   *object,
+              GError      **error)
+{
+  g_autoptr(GHashTable) numbers = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonArray *array;
+
+  if (!read_array (object, _("The model file"), "classes", &array, error))
+    return FALSE;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      g_autofree char *where = g_strdup_printf (_("Class %u of the model file"), i + 1);
+      JsonObject *item = read_item (array, i, where, error);
+      const char *name = NULL, *label = NULL, *url_pattern = NULL;
+      gint64 depth = -1, pages = 0;
+      CgPageClass *klass;
+
+      if (item == NULL ||
+          !read_string (item, where, "name", &name, error) ||
+          !read_string (item, where, "label", &label, error) ||
+          !read_string (item, where, "url_pattern", &url_pattern, error) ||
+          !read_int (item, where, "depth", -1, G_MAXINT, &depth, error) ||
+          !read_int (item, where, "pages", 0, G_MAXINT, &pages, error))
+        return FALSE;
+      if (name == NULL || *name == '\0')
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("Class %u of the model file has no name"), i + 1);
+          return FALSE;
+        }
+      /* cg_site_model_add_class() would merge the two into one. */
+      if (g_hash_table_contains (numbers, name))
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID,
+                       _("Classes %u and %u of the model file are both called “%s”: class names must be unique"),
+                       GPOINTER_TO_UINT (g_hash_table_lookup (numbers, name)), i + 1, name);
+          return FALSE;
+        }
+      klass = cg_site_model_add_class (self, name, label);
+      g_hash_table_insert (numbers, klass->name, GUINT_TO_POINTER (i + 1));
+      klass->depth = (int) depth;
+      /* An empty pattern is no pattern, as "-" is in a crawl spec. */
+      klass->url_pattern = url_pattern != NULL && *url_pattern != '\0' ? g_strdup (url_pattern) : NULL;
+      klass->n_pages = (guint) pages;
+      if (!read_strv (item, where, "schema", &klass->schema, error) ||
+          !read_strv (item, where, "samples", &klass->samples, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_links (CgSiteModel  *self,
+            JsonObject   *object,
+            GError      **error)
+{
+  JsonArray *array;
+
+  if (!read_array (object, _("The model file"), "links", &array, error))
+    return FALSE;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      g_autofree char *where = g_strdup_printf (_("Link %u of the model file"), i + 1);
+      JsonObject *item = read_item (array, i, where, error);
+      const char *source = NULL, *target = NULL, *type_name = NULL, *menu_name = NULL, *xpath = NULL;
+      gint64 n_links = 0;
+      CgClassLinkType type;
+      CgMenuKind menu = CG_MENU_NONE;
+      CgClassLink *link;
+
+      if (item == NULL ||
+          !read_string (item, where, "source", &source, error) ||
+          !read_string (item, where, "target", &target, error) ||
+          !read_string (item, where, "type", &type_name, error) ||
+          !read_string (item, where, "menu", &menu_name, error) ||
+          !read_string (item, where, "xpath", &xpath, error) ||
+          !read_int (item, where, "links", 0, G_MAXINT, &n_links, error))
+        return FALSE;
+      if (source == NULL || target == NULL || xpath == NULL || type_name == NULL)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("Link %u of the model file needs a source, a target, an XPath and a type"), i + 1);
+          return FALSE;
+        }
+      if (!cg_class_link_type_from_string (type_name, &type))
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("%s: “%s” is not a link type: use singleton, list, menu or form"), where, type_name);
+          return FALSE;
+        }
+      if (menu_name != NULL && !menu_kind_from_string (menu_name, &menu))
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("%s: “%s” is not a kind of menu: use fixed-anchor or variable-anchor"), where, menu_name);
+          return FALSE;
+        }
+      link = cg_site_model_add_link (self, source, target, type, xpath);
+      link->menu = menu;
+      link->n_links = (guint) n_links;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_data_links (CgSiteModel  *self,
+                 JsonObject   *object,
+                 GError      **error)
+{
+  JsonArray *array;
+
+  if (!read_array (object, _("The model file"), "data_links", &array, error))
+    return FALSE;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      g_autofree char *where = g_strdup_printf (_("Data link %u of the model file"), i + 1);
+      JsonObject *item = read_item (array, i, where, error);
+      const char *source = NULL, *type_name = NULL, *xpath = NULL, *name = NULL;
+      g_autoptr(GString) problem = g_string_new (NULL);
+      CgDataLinkType type;
+
+      if (item == NULL ||
+          !read_string (item, where, "source", &source, error) ||
+          !read_string (item, where, "type", &type_name, error) ||
+          !read_string (item, where, "xpath", &xpath, error) ||
+          !read_string (item, where, "name", &name, error))
+        return FALSE;
+      if (source == NULL || xpath == NULL || type_name == NULL)
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("Data link %u of the model file needs a source, a type and an XPath"), i + 1);
+          return FALSE;
+        }
+      if (!data_link_type_from_string (type_name, &type))
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("%s: “%s” is not a data link type: use string, url, img or form"), where, type_name);
+          return FALSE;
+        }
+      /* As a crawl spec's data rows are: a wrapper would fail on it later. */
+      if (!(type == CG_DATA_LINK_FORM ? check_form_xpath (xpath, problem) : check_xpath (xpath, problem)))
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC, "%s: %s", where, problem->str);
+          return FALSE;
+        }
+      cg_site_model_add_data_link (self, source, type, xpath, name);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_patterns (CgSiteModel  *self,
+               JsonObject   *object,
+               GError      **error)
+{
+  JsonArray *array;
+
+  if (!read_array (object, _("The model file"), "patterns", &array, error))
+    return FALSE;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      g_autofree char *where = g_strdup_printf (_("Navigation pattern %u of the model file"), i + 1);
+      JsonObject *item = read_item (array, i, where, error);
+      const char *pattern = NULL;
+      double score = 0;
+      gint64 pages = 0;
+
+      if (item == NULL ||
+          !read_string (item, where, "pattern", &pattern, error) ||
+          !read_double (item, where, "score", &score, error) ||
+          !read_int (item, where, "pages", 0, G_MAXINT, &pages, error))
+        return FALSE;
+      if (pattern == NULL || *pattern == '\0')
+        {
+          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
+                       _("Navigation pattern %u of the model file has no pattern"), i + 1);
+          return FALSE;
+        }
+      cg_site_model_add_pattern (self, pattern, score, (guint) pages);
+    }
+  return TRUE;
 }
 
 CgSiteModel *
 cg_site_model_from_json (const char  *text,
                          GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(CgSiteModel) self = NULL;
-  JsonObject *object;
-  JsonArray *array;
-  JsonNode *root;
+  return cg_site_model_from_json_with_site (NULL, text, error);
+}
 
-  if (!json_parser_load_from_data (parser, text, -1, error))
+CgSiteModel *
+cg_site_model_from_json_with_site (const char  *site,
+                                   const char  *text,
+                                   GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(CgSiteModel) self = NULL;
+  const char *where = _("The model file");
+  const char *file_site = NULL, *entry_class = NULL;
+  JsonNode *parameters;
+  JsonObject *object;
+
+  root = cg_json_parse (text, -1, error);
+  if (root == NULL)
     {
       g_prefix_error (error, _("The model file is not valid JSON: "));
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC, _("The model file is not a JSON object"));
       return NULL;
     }
   object = json_node_get_object (root);
-  self = cg_site_model_new (cg_json_get_string (object, "site"));
-  self->created_at = json_object_get_int_member_with_default (object, "created_at", self->created_at);
-  cg_site_model_set_entry_class (self, cg_json_get_string (object, "entry_class"));
-  if (json_object_has_member (object, "parameters") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "parameters")))
+  if (!read_string (object, where, "site", &file_site, error) ||
+      !read_string (object, where, "entry_class", &entry_class, error))
+    return NULL;
+  self = cg_site_model_new (file_site != NULL && *file_site != '\0' ? file_site : site);
+  if (!read_int (object, where, "created_at", 0, G_MAXINT64, &self->created_at, error))
+    return NULL;
+  cg_site_model_set_entry_class (self, entry_class);
+  parameters = get_member (object, "parameters");
+  if (parameters != NULL && !JSON_NODE_HOLDS_OBJECT (parameters))
     {
-      g_autofree char *parameters = json_to_string (json_object_get_member (object, "parameters"), FALSE);
+      member_error (error, where, "parameters", _("an object"), parameters);
+      return NULL;
+    }
+  if (parameters != NULL)
+    {
+      g_autofree char *text_parameters = json_to_string (parameters, FALSE);
 
-      cg_site_model_set_parameters (self, parameters);
+      cg_site_model_set_parameters (self, text_parameters);
     }
 
-  array = member_array (object, "classes");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonObject *item = json_array_get_object_element (array, i);
-      CgPageClass *klass;
+  if (!read_classes (self, object, error) ||
+      !read_links (self, object, error) ||
+      !read_data_links (self, object, error) ||
+      !read_patterns (self, object, error))
+    return NULL;
 
-      if (item == NULL || cg_json_get_string (item, "name") == NULL)
-        {
-          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
-                       _("Class %u of the model file has no name"), i + 1);
-          return NULL;
-        }
-      klass = cg_site_model_add_class (self, cg_json_get_string (item, "name"), cg_json_get_string (item, "label"));
-      klass->depth = (int) json_object_get_int_member_with_default (item, "depth", -1);
-      klass->url_pattern = g_strdup (cg_json_get_string (item, "url_pattern"));
-      klass->n_pages = (guint) json_object_get_int_member_with_default (item, "pages", 0);
-      g_strfreev (klass->schema);
-      klass->schema = strv_from_json_array (member_array (item, "schema"));
-      g_strfreev (klass->samples);
-      klass->samples = strv_from_json_array (member_array (item, "samples"));
-    }
-
-  array = member_array (object, "links");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonObject *item = json_array_get_object_element (array, i);
-      CgClassLinkType type;
-      CgClassLink *link;
-
-      if (item == NULL || cg_json_get_string (item, "source") == NULL || cg_json_get_string (item, "target") == NULL ||
-          cg_json_get_string (item, "xpath") == NULL ||
-          !cg_class_link_type_from_string (cg_json_get_string (item, "type"), &type))
-        {
-          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
-                       _("Link %u of the model file needs a source, a target, an XPath and a type"), i + 1);
-          return NULL;
-        }
-      link = cg_site_model_add_link (self, cg_json_get_string (item, "source"), cg_json_get_string (item, "target"),
-                                     type, cg_json_get_string (item, "xpath"));
-      if (cg_json_get_string (item, "menu") != NULL)
-        menu_kind_from_string (cg_json_get_string (item, "menu"), &link->menu);
-      link->n_links = (guint) json_object_get_int_member_with_default (item, "links", 0);
-    }
-
-  array = member_array (object, "data_links");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonObject *item = json_array_get_object_element (array, i);
-      CgDataLinkType type;
-
-      if (item == NULL || cg_json_get_string (item, "source") == NULL || cg_json_get_string (item, "xpath") == NULL ||
-          !data_link_type_from_string (cg_json_get_string (item, "type"), &type))
-        {
-          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
-                       _("Data link %u of the model file needs a source, a type and an XPath"), i + 1);
-          return NULL;
-        }
-      cg_site_model_add_data_link (self, cg_json_get_string (item, "source"), type, cg_json_get_string (item, "xpath"),
-                                   cg_json_get_string (item, "name"));
-    }
-
-  array = member_array (object, "patterns");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonObject *item = json_array_get_object_element (array, i);
-
-      if (item == NULL || cg_json_get_string (item, "pattern") == NULL)
-        continue;
-      cg_site_model_add_pattern (self, cg_json_get_string (item, "pattern"),
-                                 json_object_get_double_member_with_default (item, "score", 0),
-                                 (guint) json_object_get_int_member_with_default (item, "pages", 0));
-    }
-
-  if (!cg_site_model_validate (self, error))
+  if (!check_imported (self, error) || !cg_site_model_validate (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }

@@ -149,7 +149,10 @@ GStrv              cg_site_model_list_sites       (CgStore           *store,
 /* Seed 000's crawl-spec format (Appendix A) as tab-separated rows, with
  * two row types of Cartograph's own so that a model goes through it
  * without loss (see cg-site-model.c). Hand-written specs load through the
- * same reader, and a bad row gets an error naming its line. */
+ * same reader, and a bad row gets an error naming its line. @site is the
+ * model's site unless a site row names another; like a JSON model's, it
+ * must be an http or https URL when it is not empty, and each class may
+ * be defined once, with a URL pattern that is a regular expression. */
 char              *cg_site_model_to_spec          (CgSiteModel       *self);
 CgSiteModel       *cg_site_model_from_spec        (const char        *site,
                                                    const char        *text,
@@ -157,6 +160,15 @@ CgSiteModel       *cg_site_model_from_spec        (const char        *site,
 char              *cg_site_model_to_json          (CgSiteModel       *self);
 CgSiteModel       *cg_site_model_from_json        (const char        *text,
                                                    GError           **error);
+/* As cg_site_model_from_json(), with @site (may be NULL) as the model's
+ * site when the file does not name one, as cg_site_model_from_spec()
+ * takes it. Models read from a file are checked more than the ones
+ * Cartograph builds: the site must be an http or https URL when given,
+ * class names unique and URL patterns regular expressions, and every
+ * member of the JSON of the type it should be. */
+CgSiteModel       *cg_site_model_from_json_with_site (const char     *site,
+                                                      const char     *text,
+                                                      GError        **error);
 char              *cg_site_model_to_dot           (CgSiteModel       *self);
 char              *cg_site_model_to_graphml       (CgSiteModel       *self);
 

@@ -483,6 +483,28 @@ cg_url_pattern_generate (const char * const  *urls,
 }
 
 gboolean
+cg_url_pattern_check (const char  *pattern,
+                      GError     **error)
+{
+  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(GError) regex_error = NULL;
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (pattern != NULL, FALSE);
+
+  /* The same flags as the harvester's and the classifier's g_regex_new(),
+   * so that what passes here compiles there. */
+  regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, &regex_error);
+  if (regex != NULL)
+    return TRUE;
+  /* Long enough to recognise the pattern, short enough for one message. */
+  shown = g_utf8_make_valid (pattern, MIN (strlen (pattern), 200));
+  g_set_error (error, CG_URL_PATTERN_ERROR, CG_URL_PATTERN_ERROR_BAD_PATTERN,
+               _("The URL pattern “%s” is not a regular expression: %s"), shown, regex_error->message);
+  return FALSE;
+}
+
+gboolean
 cg_url_pattern_similar (const char *a,
                         const char *b,
                         guint       max_differences)

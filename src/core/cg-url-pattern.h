@@ -50,6 +50,7 @@ G_BEGIN_DECLS
 typedef enum {
   CG_URL_PATTERN_ERROR_NO_URLS,   /* an empty set */
   CG_URL_PATTERN_ERROR_BAD_URL,   /* a URL that is not an absolute http(s) URL */
+  CG_URL_PATTERN_ERROR_BAD_PATTERN, /* a pattern that GRegex cannot compile */
 } CgUrlPatternError;
 
 GQuark     cg_url_pattern_error_quark    (void);
@@ -69,6 +70,14 @@ char      *cg_url_pattern_token_regex    (const char * const  *tokens,
  * Fails for an empty set and for a URL that is not an absolute http(s)
  * URL, naming it. */
 char      *cg_url_pattern_generate       (const char * const  *urls,
+                                          GError             **error);
+
+/* Whether @pattern, a class's URL pattern read from outside (an imported
+ * model or crawl spec), compiles as the harvester and the page classifier
+ * compile it. Fails, naming the pattern and saying what is wrong with it,
+ * when it does not: a pattern that cannot compile would only be found out
+ * when a harvest starts. */
+gboolean   cg_url_pattern_check          (const char          *pattern,
                                           GError             **error);
 
 /* Seed 001's URLsim: the URLs have as many levels, the same origin, and at

@@ -42,6 +42,13 @@ def f_star_and_purity(pairs):
     return f_star, purity
 
 
+def model_versions(project):
+    """Every (site, version) of the project's models."""
+    with contextlib.closing(sqlite3.connect("file:%s?mode=ro" % os.path.join(project, "cartograph.db"),
+                                            uri=True, timeout=5)) as db:
+        return db.execute("SELECT site, version FROM models ORDER BY site, version").fetchall()
+
+
 def start_slow_model(url, project):
     """model, one request every 0.3 s, running in the background."""
     return subprocess.Popen([clitest.CLI, "model", url, "--project", project, "--delay", "0.3", "--no-render"],
@@ -152,6 +159,78 @@ with demo_site() as url:
         refused = run("import", "--project", project, "--site", url, hand)
         check("a bad spec row is refused, naming its line",
               refused.returncode == 1 and "line 2" in refused.stderr)
+
+        # Bad files are refused with a message naming the file and what is
+        # wrong, and nothing is saved: the project keeps the versions it had.
+        before = model_versions(project)
+
+        started = time.monotonic()
+        endless = clitest.run("import", "--project", project, "/dev/zero", timeout=60)
+        check("an endless file is refused quickly, naming it (%.1f s)" % (time.monotonic() - started),
+              endless.returncode == 1 and "/dev/zero" in endless.stderr and time.monotonic() - started < 30)
+
+        deep = os.path.join(tmp, "deep.json")
+        with open(deep, "w") as out:
+            out.write("[" * 100000 + "]" * 100000 + "\n")
+        nested = run("import", "--project", project, deep)
+        check("JSON nested 100,000 deep is refused, not a crash (exit %d)" % nested.returncode,
+              nested.returncode == 1 and "deep.json" in nested.stderr and "512 levels" in nested.stderr)
+        deep_classes = os.path.join(tmp, "deep-classes.json")
+        with open(deep_classes, "w") as out:
+            out.write('{"site": "%s", "classes": %s}' % (url, "[" * 100000 + "]" * 100000))
+        nested = run("import", "--project", project, deep_classes)
+        check("deeply nested classes are refused, not a crash (exit %d)" % nested.returncode,
+              nested.returncode == 1 and "512 levels" in nested.stderr)
+
+        def import_edited(name, edit, *options):
+            """Imports the first model's JSON, changed by @edit."""
+            edited = json.loads(json.dumps(as_json))
+            edit(edited)
+            path = os.path.join(tmp, name)
+            with open(path, "w") as out:
+                json.dump(edited, out)
+            return run("import", "--project", project, path, *options)
+
+        first_class = as_json["classes"][0]["name"]
+        bad_pattern = import_edited("bad-pattern.json", lambda m: m["classes"][0].update(url_pattern="(("))
+        check("a URL pattern that is not a regular expression is refused, naming the class and pattern",
+              bad_pattern.returncode == 1 and "bad-pattern.json" in bad_pattern.stderr
+              and "“%s”" % first_class in bad_pattern.stderr and "“((”" in bad_pattern.stderr)
+        bad_tsv = os.path.join(tmp, "bad-pattern.tsv")
+        with open(bad_tsv, "w") as out:
+            out.write(spec.stdout + "extra\tclass\tExtra\t((\n")
+        bad_pattern = run("import", "--project", project, bad_tsv)
+        check("a crawl spec's bad URL pattern is refused, naming its line",
+              bad_pattern.returncode == 1 and "line %d:" % (spec.stdout.count("\n") + 1) in bad_pattern.stderr
+              and "“((”" in bad_pattern.stderr)
+        typed = import_edited("class-42.json", lambda m: m["classes"].__setitem__(0, 42))
+        check("a class that is a number is an error, not a critical",
+              typed.returncode == 1 and "Class 1" in typed.stderr and "CRITICAL" not in typed.stderr)
+        typed = import_edited("patterns.json", lambda m: m.update(patterns=[None, 1, "x"]))
+        check("navigation patterns that are not objects are an error, not a critical",
+              typed.returncode == 1 and "Navigation pattern 1" in typed.stderr and "CRITICAL" not in typed.stderr)
+        twice = import_edited("twice.json", lambda m: m["classes"].append(dict(m["classes"][0])))
+        check("two classes of one name are refused",
+              twice.returncode == 1 and "both called “%s”" % first_class in twice.stderr)
+        for site in ("not a url", "ftp://x/"):
+            bad_site = import_edited("bad-site.json", lambda m: m.update(site=site))
+            check("the site %r is refused" % site, bad_site.returncode == 1 and site in bad_site.stderr)
+        bad_site = run("import", "--project", project, "--site", "not a url", hand)
+        check("--site that is not a URL is a usage error",
+              bad_site.returncode == 2 and "--site" in bad_site.stderr and "not a url" in bad_site.stderr)
+        other = import_edited("other-site.json", lambda m: None, "--site", "http://other.test/")
+        check("--site that disagrees with the file's site is refused, naming both",
+              other.returncode == 2 and url in other.stderr and "http://other.test/" in other.stderr)
+        check("nothing was saved by the refused imports", model_versions(project) == before)
+
+        # --site names the site of a JSON model that does not, as it does
+        # for a crawl spec.
+        no_site = import_edited("no-site.json", lambda m: m.pop("site"))
+        check("a JSON model without a site asks for --site",
+              no_site.returncode == 2 and "--site" in no_site.stderr)
+        with_site = import_edited("no-site.json", lambda m: m.pop("site"), "--site", url)
+        check("--site gives a JSON model its site",
+              with_site.returncode == 0 and "version 4 of the model of %s" % url in with_site.stdout)
 
         # Ctrl+C ends the learning crawl cleanly: every response fetched is
         # archived once, and no model is saved from a part of the sample.

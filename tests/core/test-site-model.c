@@ -3,8 +3,10 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
 #include <libxml/parser.h>
 
+#include "cg-json.h"
 #include "cg-project.h"
 #include "cg-site-model.h"
 
@@ -115,7 +117,12 @@ test_bad_specs (void)
     { "home\tlink\t//a\tbook\tlist\nbook\tcolour\t//h1\tName\n", "line 2: “colour” is not a row type" },
     { "book\tstring\t//h1\n", "line 1: a string row has 4 columns" },
     { "home\tlink\t//form,./input\tresults\tform\n", "line 1: the form field “./input” has no “:value”" },
-    { "home\tclass\tHome\t([a-z\n", "line 1: the URL pattern is not a regular expression" },
+    { "home\tclass\tHome\t([a-z\n", "line 1: The URL pattern “([a-z” is not a regular expression" },
+    { "home\tclass\tHome\nbook\tclass\tBook\n\nhome\tclass\tStart\n",
+      "line 4: the class “home” is already defined on line 1" },
+    { "home\tclass\tHome\t-\t0\t1\t[\"html/body\", 3]\n", "line 1: the schema: item 2 of the JSON array is not a string" },
+    { "-\tparameters\t[1]\nhome\tclass\tHome\n", "line 1: the parameters are not a JSON object" },
+    { "-\tparameters\t{\"a\":\nhome\tclass\tHome\n", "line 1: the parameters are not valid JSON" },
     { "home\tlink\n", "line 1: a row needs at least 3" },
     { "# nothing but comments\n\n", "no class and no link" },
   };
@@ -130,6 +137,236 @@ test_bad_specs (void)
       if (strstr (error->message, bad[i][1]) == NULL)
         g_error ("spec %u gave “%s”, expected “%s”", i, error->message, bad[i][1]);
     }
+}
+
+/* Text of @depth nested arrays, with @inside in the innermost one. */
+static char *
+nested_arrays (guint       depth,
+               const char *inside)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  g_string_append (text, inside);
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
+}
+
+/* json-glib recurses once per level of nesting: without the check, these
+ * overflow the stack and the test dies with SIGSEGV. */
+static void
+test_deep_json (void)
+{
+  g_autofree char *deep = nested_arrays (100000, "");
+  g_autofree char *deep_classes = NULL;
+  g_autofree char *brackets = NULL;
+  g_autofree char *in_string = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+  CgPageClass *klass;
+
+  model = cg_site_model_from_json (deep, &error);
+  g_assert_null (model);
+  g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "more than 512 levels deep"));
+  g_clear_error (&error);
+
+  deep_classes = g_strdup_printf ("{\"site\": \"http://shop.test/\", \"classes\": %s}", deep);
+  g_assert_null (cg_site_model_from_json (deep_classes, &error));
+  g_assert_nonnull (strstr (error->message, "512"));
+  g_clear_error (&error);
+
+  /* Brackets in strings do not nest, and an escaped quote does not end
+   * the string they are in; an escaped backslash before a quote does. */
+  brackets = g_strnfill (100000, '[');
+  in_string = g_strdup_printf ("{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"a\\\"%s\\\\\", "
+                               "\"label\": \"%s\"}]}", brackets, brackets);
+  model = cg_site_model_from_json (in_string, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cg_site_model_get_classes (model)->len, ==, 1);
+  klass = g_ptr_array_index (cg_site_model_get_classes (model), 0);
+  g_assert_cmpuint (strlen (klass->name), ==, strlen ("a\"") + 100000 + strlen ("\\"));
+  g_assert_cmpuint (strlen (klass->label), ==, 100000);
+}
+
+/* cg_json_parse() on its own: the limit is exactly CG_JSON_MAX_DEPTH. */
+static void
+test_json_depth_limit (void)
+{
+  g_autofree char *deepest = nested_arrays (CG_JSON_MAX_DEPTH, "1");
+  g_autofree char *too_deep = nested_arrays (CG_JSON_MAX_DEPTH + 1, "1");
+  g_autofree char *objects = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  GString *text = g_string_new (NULL);
+
+  root = cg_json_parse (deepest, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  g_clear_pointer (&root, json_node_unref);
+
+  g_assert_null (cg_json_parse (too_deep, -1, &error));
+  g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  /* Objects count as arrays do, and the line is named. */
+  g_string_append (text, "\n\n");
+  for (guint i = 0; i <= CG_JSON_MAX_DEPTH; i++)
+    g_string_append (text, "{\"a\":");
+  objects = g_string_free (text, FALSE);
+  g_assert_null (cg_json_parse (objects, -1, &error));
+  g_assert_nonnull (strstr (error->message, "line 3"));
+  g_clear_error (&error);
+
+  /* Only @length bytes are read. */
+  root = cg_json_parse ("[1]garbage", 3, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&root, json_node_unref);
+
+  g_assert_null (cg_json_parse ("  ", -1, &error));
+  g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  g_assert_null (cg_json_parse ("[1,", -1, &error));
+  g_assert_nonnull (error);
+}
+
+/* Every member of a model file is type-checked: a wrong type is an error
+ * that names the member and what it should be. json-glib's getters print
+ * a critical on a wrong type instead; g_test_init() makes criticals fatal
+ * (as G_DEBUG=fatal-criticals does for the whole suite), so any critical
+ * left here fails the test. */
+static void
+test_json_member_types (void)
+{
+  const char *bad[][2] = {
+    { "{\"classes\": [42]}", "Class 1 of the model file should be an object, not a number" },
+    { "{\"classes\": [{\"name\": \"a\"}], \"patterns\": [null, 1, \"x\"]}",
+      "Navigation pattern 1 of the model file should be an object, not null" },
+    { "{\"patterns\": [{\"pattern\": \"L(//a)\"}, 1]}", "Navigation pattern 2 of the model file should be an object, not a number" },
+    { "{\"patterns\": [{\"score\": 1}]}", "Navigation pattern 1 of the model file has no pattern" },
+    { "{\"patterns\": [{\"pattern\": \"L(//a)\", \"score\": \"high\"}]}", "“score” should be a number, not a string" },
+    { "{\"patterns\": [{\"pattern\": \"L(//a)\", \"score\": 1e999}]}", "“score” should be a finite number" },
+    { "{\"site\": 5}", "The model file: “site” should be a string, not a number" },
+    { "{\"entry_class\": []}", "The model file: “entry_class” should be a string, not an array" },
+    { "{\"created_at\": \"now\"}", "The model file: “created_at” should be a whole number, not a string" },
+    { "{\"parameters\": \"fast\"}", "The model file: “parameters” should be an object, not a string" },
+    { "{\"classes\": {}}", "The model file: “classes” should be an array, not an object" },
+    { "{\"classes\": [{\"name\": 7}]}", "Class 1 of the model file: “name” should be a string, not a number" },
+    { "{\"classes\": [{\"label\": \"A\"}]}", "Class 1 of the model file has no name" },
+    { "{\"classes\": [{\"name\": \"a\", \"depth\": \"2\"}]}", "“depth” should be a whole number, not a string" },
+    { "{\"classes\": [{\"name\": \"a\", \"pages\": -3}]}", "“pages” should be a whole number from 0 to 2147483647, not -3" },
+    { "{\"classes\": [{\"name\": \"a\", \"pages\": 2.5}]}", "“pages” should be a whole number from 0" },
+    { "{\"classes\": [{\"name\": \"a\", \"pages\": 1e300}]}", "“pages” should be a whole number from 0" },
+    { "{\"classes\": [{\"name\": \"a\", \"url_pattern\": false}]}", "“url_pattern” should be a string, not true or false" },
+    { "{\"classes\": [{\"name\": \"a\", \"schema\": [\"html\", 1]}]}",
+      "Class 1 of the model file: item 2 of “schema” should be a string, not a number" },
+    { "{\"classes\": [{\"name\": \"a\", \"samples\": \"http://shop.test/\"}]}", "“samples” should be an array, not a string" },
+    { "{\"links\": [{\"source\": \"a\", \"target\": \"a\", \"type\": \"list\", \"xpath\": \"//a\", \"links\": \"many\"}]}",
+      "Link 1 of the model file: “links” should be a whole number, not a string" },
+    { "{\"links\": [{\"source\": [\"a\"], \"target\": \"a\", \"type\": \"list\", \"xpath\": \"//a\"}]}",
+      "Link 1 of the model file: “source” should be a string, not an array" },
+    { "{\"links\": [{\"source\": \"a\", \"target\": \"a\", \"type\": \"sometimes\", \"xpath\": \"//a\"}]}",
+      "“sometimes” is not a link type" },
+    { "{\"links\": [{\"source\": \"a\", \"target\": \"a\", \"type\": \"menu\", \"menu\": 3, \"xpath\": \"//a\"}]}",
+      "“menu” should be a string, not a number" },
+    { "{\"links\": [{\"source\": \"a\", \"target\": \"a\", \"type\": \"menu\", \"menu\": \"big\", \"xpath\": \"//a\"}]}",
+      "“big” is not a kind of menu" },
+    { "{\"links\": [{\"source\": \"a\", \"type\": \"list\"}]}", "Link 1 of the model file needs a source, a target" },
+    { "{\"data_links\": [true]}", "Data link 1 of the model file should be an object, not true or false" },
+    { "{\"data_links\": [{\"source\": \"a\", \"type\": \"text\", \"xpath\": \"//h1\"}]}", "“text” is not a data link type" },
+    { "{\"data_links\": [{\"source\": \"a\", \"type\": \"string\", \"xpath\": \"//h1[\"}]}",
+      "Data link 1 of the model file: “//h1[” is not a valid XPath" },
+    { "{\"data_links\": [{\"source\": \"a\", \"type\": \"string\", \"xpath\": \"//h1\", \"name\": {}}]}",
+      "“name” should be a string, not an object" },
+    { "[]", "not a JSON object" },
+    { "", "not valid JSON" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CgSiteModel) model = cg_site_model_from_json (bad[i][0], &error);
+
+      g_assert_null (model);
+      g_assert_nonnull (error);
+      if (strstr (error->message, bad[i][1]) == NULL)
+        g_error ("model file %u gave “%s”, expected “%s”", i, error->message, bad[i][1]);
+    }
+}
+
+/* What an imported model must be beyond what a learned one is. */
+static void
+test_imported_rules (void)
+{
+  const char *bad_json[][2] = {
+    { "{\"site\": \"not a url\", \"classes\": [{\"name\": \"a\"}]}", "The URL “not a url” is not valid" },
+    { "{\"site\": \"ftp://x/\", \"classes\": [{\"name\": \"a\"}]}", "“ftp://x/” uses the scheme “ftp”" },
+    { "{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"a\"}]}",
+      "Classes 1 and 3 of the model file are both called “a”" },
+    { "{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"book\", \"url_pattern\": \"((\"}]}",
+      "Class “book”: The URL pattern “((” is not a regular expression" },
+    { "{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"a\\tb\"}]}", "The class name “a\tb” cannot be used" },
+    { "{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"#a\"}]}", "The class name “#a” cannot be used" },
+    { "{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"a\"}], "
+      "\"data_links\": [{\"source\": \"b\", \"type\": \"string\", \"xpath\": \"//h1\"}]}",
+      "names the class “b”, which the model does not have" },
+  };
+  const char *bad_spec[][3] = {
+    { "http://shop.test/", "-\tsite\tnot a url\nhome\tclass\tHome\n", "The URL “not a url” is not valid" },
+    { "ftp://x/", "home\tclass\tHome\n", "“ftp://x/” uses the scheme “ftp”" },
+    { "http://shop.test/", "home\tclass\tHome\t((\n", "line 1: The URL pattern “((” is not a regular expression" },
+    { "http://shop.test/", "home\tlink\t//a\t#book\tlist\n", "The class name “#book” cannot be used" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_json); i++)
+    {
+      model = cg_site_model_from_json (bad_json[i][0], &error);
+      g_assert_null (model);
+      g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID);
+      if (strstr (error->message, bad_json[i][1]) == NULL)
+        g_error ("model file %u gave “%s”, expected “%s”", i, error->message, bad_json[i][1]);
+      g_clear_error (&error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad_spec); i++)
+    {
+      model = cg_site_model_from_spec (bad_spec[i][0], bad_spec[i][1], &error);
+      g_assert_null (model);
+      g_assert_true (error->domain == CG_SITE_MODEL_ERROR);
+      if (strstr (error->message, bad_spec[i][2]) == NULL)
+        g_error ("spec %u gave “%s”, expected “%s”", i, error->message, bad_spec[i][2]);
+      g_clear_error (&error);
+    }
+
+  /* The site given for a file that names none is checked as the file's
+   * would be, and is the model's site when it passes; a file's own site
+   * comes first. */
+  g_assert_null (cg_site_model_from_json_with_site ("not a url", "{\"classes\": [{\"name\": \"a\"}]}", &error));
+  g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID);
+  g_clear_error (&error);
+  model = cg_site_model_from_json_with_site ("http://shop.test/", "{\"classes\": [{\"name\": \"a\", \"url_pattern\": \"\"}]}",
+                                             &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_site_model_get_site (model), ==, "http://shop.test/");
+  /* An empty pattern is no pattern, as "-" in a crawl spec. */
+  g_assert_null (cg_site_model_get_class (model, "a")->url_pattern);
+  g_clear_object (&model);
+  model = cg_site_model_from_json_with_site ("http://other.test/", "{\"site\": \"http://shop.test/\"}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_site_model_get_site (model), ==, "http://shop.test/");
+  g_clear_object (&model);
+  /* With no site anywhere, the caller is left to ask for one. */
+  model = cg_site_model_from_json ("{\"classes\": [{\"name\": \"a\", \"depth\": 3.0}]}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_site_model_get_site (model), ==, "");
+  g_assert_cmpint (cg_site_model_get_class (model, "a")->depth, ==, 3);
+  g_clear_object (&model);
+  g_assert_null (cg_site_model_from_spec ("not a url", "home\tclass\tHome\n", &error));
+  g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_INVALID);
+  g_clear_error (&error);
 }
 
 static void
@@ -223,6 +460,10 @@ main (int argc, char **argv)
   g_test_add_func ("/site-model/spec-round-trip", test_spec_round_trip);
   g_test_add_func ("/site-model/hand-written-spec", test_hand_written_spec);
   g_test_add_func ("/site-model/bad-specs", test_bad_specs);
+  g_test_add_func ("/site-model/deep-json", test_deep_json);
+  g_test_add_func ("/site-model/json-depth-limit", test_json_depth_limit);
+  g_test_add_func ("/site-model/json-member-types", test_json_member_types);
+  g_test_add_func ("/site-model/imported-rules", test_imported_rules);
   g_test_add_func ("/site-model/versions-in-store", test_versions_in_store);
   g_test_add_func ("/site-model/graph-exports", test_graph_exports);
 

@@ -189,6 +189,30 @@ test_bad_input (void)
   g_assert_false (cg_url_pattern_similar ("http://h.test/a", "not a url", 2));
 }
 
+/* A pattern read from a file is checked as the harvester will compile
+ * it; what generate() makes always passes. */
+static void
+test_check (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *generated = cg_url_pattern_generate ((const char *[]) { "http://h.test/a/1", "http://h.test/b/22",
+                                                                            NULL }, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (cg_url_pattern_check (generated, &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_url_pattern_check ("^http://shop\\.test/category/[a-z-]+/(\\?page=\\d+)?$", &error));
+  g_assert_no_error (error);
+
+  g_assert_false (cg_url_pattern_check ("((", &error));
+  g_assert_error (error, CG_URL_PATTERN_ERROR, CG_URL_PATTERN_ERROR_BAD_PATTERN);
+  g_assert_nonnull (strstr (error->message, "“((”"));
+  g_clear_error (&error);
+  g_assert_false (cg_url_pattern_check ("^http://h\\.test/[a-z$", &error));
+  g_assert_error (error, CG_URL_PATTERN_ERROR, CG_URL_PATTERN_ERROR_BAD_PATTERN);
+  g_assert_nonnull (strstr (error->message, "[a-z$"));
+}
+
 /* On the demo shop: the pattern of each template's URLs matches all of
  * them and none of the other templates'. */
 static void
@@ -319,6 +343,7 @@ main (int    argc,
   g_test_add_func ("/url-pattern/worked-example", test_worked_example);
   g_test_add_func ("/url-pattern/shapes", test_shapes);
   g_test_add_func ("/url-pattern/bad-input", test_bad_input);
+  g_test_add_func ("/url-pattern/check", test_check);
   g_test_add_func ("/url-pattern/demo-site", test_demo_site);
   g_test_add_func ("/url-pattern/routes", test_routes);
 
