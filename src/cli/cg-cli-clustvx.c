@@ -11,9 +11,82 @@
 #include "cg-cli.h"
 #include "cg-clustvx.h"
 #include "cg-page-features.h"
+#include "cg-url.h"
 
 /* Saved pages are read whole; a list page is at most a few megabytes. */
 #define MAX_PAGE_SIZE (64 * 1024 * 1024)
+
+/* A character set name as IANA registers them: letters, digits and a few
+ * punctuation marks. Anything else (a ';', quotes, iconv's "//" suffixes)
+ * would change the Content-Type it is put in, or what iconv does. */
+static gboolean
+charset_name_is_valid (const char *name)
+{
+  if (*name == '\0' || strlen (name) > 40)
+    return FALSE;
+  for (const char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("-_.:+", *p) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* --charset names the page's character set when the page does not; one
+ * that cannot be converted from would be ignored by the parser, and the
+ * page read in another, so it is refused. */
+static gboolean
+check_charset (const char  *charset,
+               GError     **error)
+{
+  GIConv cd;
+
+  if (charset_name_is_valid (charset))
+    {
+      cd = g_iconv_open ("UTF-8", charset);
+      if (cd != (GIConv) -1)
+        {
+          g_iconv_close (cd);
+          return TRUE;
+        }
+    }
+  {
+    g_autofree char *shown = g_strescape (charset, NULL);
+
+    g_set_error (error, G_CONVERT_ERROR, G_CONVERT_ERROR_NO_CONVERSION,
+                 _("--charset “%s” is not a character set this system can convert from"), shown);
+  }
+  return FALSE;
+}
+
+/* --url is the base the page's links are resolved against: an absolute
+ * http or https URL with a host, or a file URL for a page on disk. */
+static gboolean
+check_base_url (const char  *url,
+                GError     **error)
+{
+  g_autofree char *scheme = g_uri_parse_scheme (url);
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GUri) uri = NULL;
+
+  if (scheme == NULL ||
+      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0 &&
+       g_ascii_strcasecmp (scheme, "file") != 0))
+    {
+      g_set_error (error, G_URI_ERROR, G_URI_ERROR_BAD_SCHEME,
+                   _("--url “%s” is not an absolute http, https or file URL"), url);
+      return FALSE;
+    }
+  if (g_ascii_strcasecmp (scheme, "file") == 0)
+    uri = g_uri_parse (url, G_URI_FLAGS_NONE, &local_error);
+  else
+    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, &local_error);
+  if (uri == NULL)
+    {
+      g_set_error (error, G_URI_ERROR, G_URI_ERROR_FAILED,
+                   _("--url “%s” is not a valid URL: %s"), url, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
 
 /* Regions are numbered by rank from 0, the main region, as the class
  * view and `export --region N` number them. */
@@ -108,15 +181,22 @@ cg_cli_clustvx (int    argc,
       return CG_CLI_EXIT_USAGE;
     }
 
-  if (!g_file_get_contents (argv[1], &contents, &length, &error))
+  if (charset != NULL && !check_charset (charset, &error))
     {
       cg_cli_print_error ("%s", error->message);
-      return CG_CLI_EXIT_FAILED;
+      return CG_CLI_EXIT_USAGE;
     }
-  if (length > MAX_PAGE_SIZE)
+  if (url != NULL && !check_base_url (url, &error))
     {
-      cg_cli_print_error (_("“%s” is %lu bytes, more than the %d a page may have"),
-                          argv[1], (unsigned long) length, MAX_PAGE_SIZE);
+      cg_cli_print_error ("%s", error->message);
+      return CG_CLI_EXIT_USAGE;
+    }
+
+  /* Read with the cap checked as the bytes arrive: a FIFO or a device
+   * (/dev/zero) has no size to check first and may never end. */
+  if (!cg_cli_read_file (argv[1], MAX_PAGE_SIZE, &contents, &length, &error))
+    {
+      cg_cli_print_error ("%s", error->message);
       return CG_CLI_EXIT_FAILED;
     }
 

@@ -18,6 +18,7 @@
 #include "cg-display.h"
 #include "cg-json.h"
 #include "cg-renderer-pool.h"
+#include "cg-url.h"
 
 /* A list of URLs given in a file is read up to this size. */
 #define MAX_URL_LIST_SIZE (64 * 1024 * 1024)
@@ -211,22 +212,13 @@ read_url_list (const char  *path,
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr(GError) local_error = NULL;
   gsize length = 0;
-  GStatBuf st;
 
-  if (g_stat (path, &st) == 0 && st.st_size > MAX_URL_LIST_SIZE)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("The URL list “%s” is larger than %d MiB"), path, MAX_URL_LIST_SIZE / (1024 * 1024));
-      return NULL;
-    }
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   _("Cannot read the URL list: %s"), local_error->message);
-      return NULL;
-    }
+  /* The cap is checked on what is read, not on what stat() says: a pipe
+   * or a device such as /dev/zero has no size and may never end. The
+   * error names the file. */
+  if (!cg_cli_read_file (path, MAX_URL_LIST_SIZE, &contents, &length, error))
+    return NULL;
   if (!g_utf8_validate (contents, (gssize) length, NULL) || memchr (contents, '\0', length) != NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -242,6 +234,47 @@ read_url_list (const char  *path,
         g_strv_builder_add (builder, line);
     }
   return g_strv_builder_end (builder);
+}
+
+/* A URL given on the command line is checked before anything starts: one
+ * that is not text or not a URL at all is a mistake in the command, and
+ * WebKit would not even try to load it (the render would only time out).
+ * Whether its scheme can be rendered is left to the renderer, which
+ * refuses it like any page that fails. */
+static gboolean
+check_url_argument (const char  *url,
+                    GError     **error)
+{
+  g_autofree char *scheme = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GUri) uri = NULL;
+
+  if (!g_utf8_validate (url, -1, NULL))
+    {
+      g_autofree char *shown = g_strescape (url, NULL);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("The URL “%s” is not valid UTF-8 (its bytes are shown escaped)"), shown);
+      return FALSE;
+    }
+  scheme = g_uri_parse_scheme (url);
+  if (scheme == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not an absolute URL such as https://example.org/"), url);
+      return FALSE;
+    }
+  if (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0)
+    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, &local_error);
+  else
+    uri = g_uri_parse (url, G_URI_FLAGS_NONE, &local_error);
+  if (uri == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("The URL “%s” cannot be parsed: %s"), url, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -327,9 +360,23 @@ cg_cli_render (int    argc,
       cg_cli_print_error (_("--warc and --project cannot be used together"));
       return CG_CLI_EXIT_USAGE;
     }
+  /* Each value is checked, and named, by itself. --crawl is checked before
+   * it is paired with --project, so that a bad ID is reported as such. */
+  if (crawl_id < 0)
+    {
+      /* A plain conversion: xgettext cannot read G_GINT64_FORMAT. */
+      cg_cli_print_error (_("--crawl must be a crawl ID (1 or more), not %lld"),
+                          (long long) crawl_id);
+      return CG_CLI_EXIT_USAGE;
+    }
   if (crawl_id != 0 && project == NULL)
     {
       cg_cli_print_error (_("--crawl goes with --project"));
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (max_pages < 0)
+    {
+      cg_cli_print_error (_("--max-pages must be 0 (no limit) or more, not %d"), max_pages);
       return CG_CLI_EXIT_USAGE;
     }
   if (jobs < 1 || jobs > CG_RENDERER_POOL_MAX_SIZE)
@@ -342,9 +389,9 @@ cg_cli_render (int    argc,
       cg_cli_print_error (_("--timeout must be between 1 and 3600 seconds"));
       return CG_CLI_EXIT_USAGE;
     }
-  if (thumbnail_width < 0 || thumbnail_width > 4096 || max_pages < 0 || crawl_id < 0)
+  if (thumbnail_width < 0 || thumbnail_width > 4096)
     {
-      cg_cli_print_error (_("--thumbnail-width must be between 0 and 4096, and counts cannot be negative"));
+      cg_cli_print_error (_("--thumbnail-width must be between 0 and 4096, not %d"), thumbnail_width);
       return CG_CLI_EXIT_USAGE;
     }
 
@@ -361,7 +408,14 @@ cg_cli_render (int    argc,
     g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
     for (int i = 1; i < argc; i++)
-      g_strv_builder_add (builder, argv[i]);
+      {
+        if (!check_url_argument (argv[i], &error))
+          {
+            cg_cli_print_error ("%s", error->message);
+            return CG_CLI_EXIT_USAGE;
+          }
+        g_strv_builder_add (builder, argv[i]);
+      }
     if (urls_from != NULL)
       {
         g_auto(GStrv) listed = read_url_list (urls_from, &error);

@@ -34,7 +34,13 @@ static const char * const dropped_headers[] = {
   "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authenticate",
   "Transfer-Encoding", "TE", "Trailer", "Upgrade", "Content-Length",
   "Strict-Transport-Security", "Alt-Svc",
+  /* The proxy's own; an archived one would make a hit look like a miss. */
+  CG_ARCHIVE_PROXY_HEADER, CG_ARCHIVE_PROXY_ERROR_HEADER,
 };
+
+/* Reasons are cut to this many bytes in their header: enough for any
+ * message of the archive, and far below the header limits of libsoup. */
+#define MAX_REASON_SIZE 1024
 
 static void
 cg_archive_proxy_dispose (GObject *object)
@@ -286,9 +292,27 @@ respond_miss (CgArchiveProxy    *self,
               const char        *message)
 {
   SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  const char *end = message;
+  g_autofree char *reason = NULL;
+  g_autofree char *escaped = NULL;
+
+  /* Header values are bytes, not text, and the message is UTF-8 (and
+   * translated); percent-encoding carries it through intact. It is cut at
+   * a character boundary so that it decodes to valid UTF-8. */
+  while (*end != '\0')
+    {
+      const char *next = g_utf8_next_char (end);
+
+      if ((gsize) (next - message) > MAX_REASON_SIZE)
+        break;
+      end = next;
+    }
+  reason = g_strndup (message, (gsize) (end - message));
+  escaped = g_uri_escape_string (reason, " ", FALSE);
 
   self->n_missed++;
-  soup_message_headers_replace (headers, "X-Cartograph-Archive", "miss");
+  soup_message_headers_replace (headers, CG_ARCHIVE_PROXY_HEADER, "miss");
+  soup_message_headers_replace (headers, CG_ARCHIVE_PROXY_ERROR_HEADER, escaped);
   soup_message_headers_replace (headers, "Cache-Control", "no-store");
   soup_server_message_set_status (msg, status, NULL);
   soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_COPY,
@@ -320,7 +344,7 @@ respond_hit (CgArchiveProxy    *self,
 
   self->n_served++;
   soup_message_headers_foreach (response->headers, copy_header_cb, headers);
-  soup_message_headers_replace (headers, "X-Cartograph-Archive", "hit");
+  soup_message_headers_replace (headers, CG_ARCHIVE_PROXY_HEADER, "hit");
   soup_server_message_set_status (msg, status, response->reason);
   if (no_body)
     return;

@@ -25,14 +25,20 @@ G_BEGIN_DECLS
  *   requests inside are looked up as https URLs. The archive's session
  *   ignores TLS errors, which is safe because every connection it makes
  *   ends here and this proxy never opens one;
- * - anything not in the archive gets "404 Not Found" with the header
- *   "X-Cartograph-Archive: miss"; methods other than GET and HEAD get 405.
- *   Nothing is ever fetched live.
+ * - anything not in the archive gets "404 Not Found", and a record that
+ *   cannot be read (a WARC file gone or damaged) "502 Bad Gateway", with
+ *   the header "X-Cartograph-Archive: miss" and the reason, percent-encoded
+ *   UTF-8, in "X-Cartograph-Archive-Error" (so that the renderer can tell
+ *   these answers from archived ones and say why a page failed); methods
+ *   other than GET and HEAD get 405. Nothing is ever fetched live.
  *
  * Archived headers are replayed except the hop-by-hop ones and those that
  * would change later requests of the session (Strict-Transport-Security,
  * Alt-Svc). Records are read in worker threads, so a large record does not
  * stall the main loop. */
+#define CG_ARCHIVE_PROXY_HEADER        "X-Cartograph-Archive"
+#define CG_ARCHIVE_PROXY_ERROR_HEADER  "X-Cartograph-Archive-Error"
+
 #define CG_TYPE_ARCHIVE_PROXY (cg_archive_proxy_get_type ())
 G_DECLARE_FINAL_TYPE (CgArchiveProxy, cg_archive_proxy, CG, ARCHIVE_PROXY, GObject)
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "cg-archive-proxy.h"
 #include "cg-renderer.h"
 #include "cg-url.h"
 
@@ -372,25 +373,93 @@ capture_script (gsize *length)
   return g_bytes_get_data (script, length);
 }
 
+static gboolean
+uri_is_web (const char *uri)
+{
+  g_autofree char *scheme = uri != NULL ? g_uri_parse_scheme (uri) : NULL;
+
+  return scheme != NULL && (g_ascii_strcasecmp (scheme, "http") == 0 ||
+                            g_ascii_strcasecmp (scheme, "https") == 0);
+}
+
+/* A load can end without load-failed and still not have brought the page.
+ * WebKit refuses the ports that browsers block (1, 25, 6000 and others)
+ * by showing about:blank, with no error at all; and when replaying, what
+ * the archive cannot supply (a URL it lacks, a WARC file gone or damaged)
+ * is answered by the archive proxy with an error response of its own,
+ * which WebKit shows like any page. Capturing either would report a page
+ * rendered that never was. */
+static gboolean
+check_loaded_page (CgRenderer         *self,
+                   WebKitURIResponse  *response,
+                   GError            **error)
+{
+  const char *shown = webkit_web_view_get_uri (self->view);
+  SoupMessageHeaders *headers;
+  const char *source;
+
+  if (!uri_is_web (shown))
+    {
+      if (self->n_loads == 0)
+        g_set_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED,
+                     _("Cannot load %s: WebKit refused it and showed “%s” instead "
+                       "(it refuses the ports that browsers block, such as 1, 25 and 6000)"),
+                     self->result->requested_url, shown != NULL ? shown : "");
+      else
+        g_set_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED,
+                     _("%s navigated to “%s”, which is not a web page"),
+                     self->result->requested_url, shown != NULL ? shown : "");
+      return FALSE;
+    }
+
+  if (cg_web_context_get_archive (self->context) == NULL || response == NULL)
+    return TRUE;
+  headers = webkit_uri_response_get_http_headers (response);
+  source = headers != NULL ? soup_message_headers_get_one (headers, CG_ARCHIVE_PROXY_HEADER) : NULL;
+  if (g_strcmp0 (source, "miss") == 0)
+    {
+      const char *escaped = soup_message_headers_get_one (headers, CG_ARCHIVE_PROXY_ERROR_HEADER);
+      g_autofree char *reason = escaped != NULL ? g_uri_unescape_string (escaped, NULL) : NULL;
+
+      /* The proxy sends valid UTF-8; anything else did not come from it. */
+      if (reason == NULL || !g_utf8_validate (reason, -1, NULL))
+        {
+          g_free (reason);
+          reason = g_strdup (_("the archive has no response for it"));
+        }
+      g_set_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED,
+                   _("Cannot replay %s from the archive “%s”: %s"),
+                   self->result->requested_url,
+                   cg_archive_get_description (cg_web_context_get_archive (self->context)),
+                   reason);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 start_capture (CgRenderer *self)
 {
   g_auto(GVariantDict) arguments = G_VARIANT_DICT_INIT (NULL);
   WebKitWebResource *resource;
+  WebKitURIResponse *response = NULL;
+  GError *error = NULL;
   const char *script;
   gsize length;
 
   resource = webkit_web_view_get_main_resource (self->view);
   if (resource != NULL)
+    response = webkit_web_resource_get_response (resource);
+  if (!check_loaded_page (self, response, &error))
     {
-      WebKitURIResponse *response = webkit_web_resource_get_response (resource);
-
-      if (response != NULL)
-        {
-          self->result->status = webkit_uri_response_get_status_code (response);
-          g_free (self->result->mime);
-          self->result->mime = g_strdup (webkit_uri_response_get_mime_type (response));
-        }
+      finish_error (self, error);
+      return;
+    }
+  if (response != NULL)
+    {
+      self->result->status = webkit_uri_response_get_status_code (response);
+      g_free (self->result->mime);
+      self->result->mime = g_strdup (webkit_uri_response_get_mime_type (response));
     }
   g_free (self->result->url);
   self->result->url = g_strdup (webkit_web_view_get_uri (self->view));
@@ -810,23 +879,23 @@ cg_renderer_render_async (CgRenderer          *self,
                                _("The renderer is already rendering %s"), self->result->requested_url);
       return;
     }
-  /* http(s) URLs as the crawler would take them (a host, a sane length);
-   * of about: URLs only the blank page. */
-  if (g_ascii_strcasecmp (url, "about:blank") != 0)
+  /* http(s) URLs as the crawler would take them (a host, a sane length),
+   * and nothing else: about:blank is where WebKit leaves a view whose load
+   * it refused, so rendering it would look like a success. A URL that is
+   * not UTF-8 is not even loaded by WebKit, and would only time out. */
+  if (g_utf8_validate (url, -1, NULL) && uri_is_web (url))
+    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
+  if (uri == NULL)
     {
-      uri = cg_web_context_uri_is_allowed (url) ? cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL) : NULL;
-      if (uri == NULL)
-        {
-          g_autofree char *shown = g_utf8_make_valid (url, MIN (strlen (url), 200));
+      g_autofree char *shown = g_utf8_make_valid (url, MIN (strlen (url), 200));
 
-          g_task_return_new_error (task, CG_RENDER_ERROR, CG_RENDER_ERROR_BAD_URL,
-                                   _("“%s” cannot be rendered: only http and https URLs with a host can"),
-                                   shown);
-          return;
-        }
+      g_task_return_new_error (task, CG_RENDER_ERROR, CG_RENDER_ERROR_BAD_URL,
+                               _("“%s” cannot be rendered: only http and https URLs with a host can"),
+                               shown);
+      return;
     }
   archive = cg_web_context_get_archive (self->context);
-  if (archive != NULL && uri != NULL && !cg_archive_contains (archive, url))
+  if (archive != NULL && !cg_archive_contains (archive, url))
     {
       g_task_return_new_error (task, CG_RENDER_ERROR, CG_RENDER_ERROR_NOT_IN_ARCHIVE,
                                _("%s is not in the archive “%s”"), url, cg_archive_get_description (archive));

@@ -75,9 +75,10 @@ G_BEGIN_DECLS
 #define CG_RENDER_ERROR (cg_render_error_quark ())
 
 typedef enum {
-  CG_RENDER_ERROR_BAD_URL,                /* not an http(s) or about: URL */
+  CG_RENDER_ERROR_BAD_URL,                /* not UTF-8, or not an http(s) URL with a host */
   CG_RENDER_ERROR_NOT_IN_ARCHIVE,         /* replaying an archive that lacks the URL */
-  CG_RENDER_ERROR_LOAD_FAILED,            /* network, TLS or policy failure of the page */
+  CG_RENDER_ERROR_LOAD_FAILED,            /* network, TLS or policy failure of the page, or
+                                           * the archive could not supply it */
   CG_RENDER_ERROR_TIMEOUT,                /* the render took longer than its timeout */
   CG_RENDER_ERROR_WEB_PROCESS_TERMINATED, /* the web process crashed or was killed */
   CG_RENDER_ERROR_CAPTURE,                /* the capture script or the snapshot failed */

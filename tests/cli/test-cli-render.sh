@@ -32,6 +32,36 @@ check "a missing WARC file fails naming it" '[ $rc -eq 1 ] && echo "$err" | grep
 err=$("$cli" render --out "$tmp/o" --urls-from "$tmp/none.txt" 2>&1 >/dev/null); rc=$?
 check "a missing URL list fails" '[ $rc -eq 1 ] && echo "$err" | grep -q "none.txt"'
 
+# Each bad value is named by itself, and bad URLs and endless lists are
+# refused before anything starts (the timeouts turn a hang into a failure).
+err=$(timeout 60 "$cli" render --out "$tmp/o" --max-pages -1 http://127.0.0.1:1/ 2>&1 >/dev/null); rc=$?
+check "--max-pages -1 exits 2 and is named" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--max-pages" && ! echo "$err" | grep -q -- "--thumbnail-width"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" --crawl -1 http://127.0.0.1:1/ 2>&1 >/dev/null); rc=$?
+check "--crawl -1 exits 2 and is named" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--crawl must" && ! echo "$err" | grep -q -- "--thumbnail-width"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" --project "$tmp/none" --crawl -1 2>&1 >/dev/null); rc=$?
+check "--crawl -1 with --project exits 2 and is named" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--crawl must"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" --thumbnail-width 5000 http://127.0.0.1:1/ 2>&1 >/dev/null); rc=$?
+check "--thumbnail-width 5000 exits 2 and is named" '[ $rc -eq 2 ] && echo "$err" | grep -q -- "--thumbnail-width.*5000"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" "$(printf 'http://127.0.0.1:18231/\377')" 2>&1 >/dev/null); rc=$?
+# (printf, not echo: dash's echo would turn the escape back into the byte.)
+check "a URL that is not UTF-8 exits 2 at once, shown escaped" '[ $rc -eq 2 ] && printf "%s\n" "$err" | grep -q "18231/\\\\377.*UTF-8"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" "not a url" 2>&1 >/dev/null); rc=$?
+check "an argument that is not a URL exits 2 and is named" '[ $rc -eq 2 ] && echo "$err" | grep -q "not a url"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" "http://" 2>&1 >/dev/null); rc=$?
+check "a URL without a host exits 2" '[ $rc -eq 2 ] && echo "$err" | grep -q "http://"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" --urls-from /dev/zero 2>&1 >/dev/null); rc=$?
+check "an endless URL list is cut and fails" '[ $rc -eq 1 ] && echo "$err" | grep -q "/dev/zero.*larger than"'
+check "nothing was started for the bad command lines" '[ ! -e "$tmp/o" ]'
+
+# Loads that fail without a page to show: a port WebKit refuses (it shows
+# about:blank without an error) and about:blank itself.
+out=$(timeout 120 env -u DISPLAY -u WAYLAND_DISPLAY "$cli" render --out "$tmp/blocked" http://127.0.0.1:1/ about:blank 2>"$tmp/blocked.err"); rc=$?
+check "pages that did not load make render exit 1" '[ $rc -eq 1 ]'
+check "both count as failed" 'echo "$out" | grep -q "0 pages rendered, 2 failed"'
+check "the refused port is named with the reason" 'grep -q "Cannot load http://127.0.0.1:1/: WebKit refused it" "$tmp/blocked.err"'
+check "about:blank is refused by name" 'grep -q "about:blank.*cannot be rendered" "$tmp/blocked.err"'
+check "pages.jsonl has both errors" '[ "$(grep -c "\"error\"" "$tmp/blocked/pages.jsonl")" -eq 2 ]'
+
 # The demo site, live.
 "$cli" serve-demo > "$tmp/demo.out" 2>&1 &
 demo_pid=$!
@@ -69,4 +99,18 @@ warc=$(ls "$tmp"/project/warc/*.warc.gz | head -n 1)
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$cli" render -q --out "$tmp/from-warc" --warc "$warc" "$base" "${base}no-such-page" 2>&1); rc=$?
 check "a URL missing from the WARC file fails" '[ $rc -eq 1 ] && echo "$out" | grep -q "no-such-page"'
 check "the archived URL rendered" 'grep -q "\"status\":200" "$tmp/from-warc/pages.jsonl"'
+
+# The site down and the project's WARC files gone: the archive cannot
+# supply the pages, so they fail, named with the reason, and are not
+# rendered as the proxy's error responses.
+rm -f "$tmp"/project/warc/*.warc.gz
+out=$(timeout 120 env -u DISPLAY -u WAYLAND_DISPLAY "$cli" render --out "$tmp/no-warc" --project "$tmp/project" --max-pages 2 2>"$tmp/no-warc.err"); rc=$?
+check "render --project without its WARC files exits 1" '[ $rc -eq 1 ]'
+check "the pages without WARC files count as failed" 'echo "$out" | grep -q "0 pages rendered, 2 failed"'
+check "the failure names the page and the missing file" 'grep -q "Cannot replay $base.*warc.gz" "$tmp/no-warc.err"'
+check "no proxy error page was rendered" '! grep -q "\"status\":502" "$tmp/no-warc/pages.jsonl"'
+
+# The site down: a refused connection fails too.
+out=$(timeout 120 env -u DISPLAY -u WAYLAND_DISPLAY "$cli" render --out "$tmp/down" "$base" 2>"$tmp/down.err"); rc=$?
+check "a refused connection makes render exit 1" '[ $rc -eq 1 ] && grep -q "Cannot load $base" "$tmp/down.err"'
 exit $fail

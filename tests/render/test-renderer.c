@@ -1227,6 +1227,49 @@ test_archive_project (void)
     g_assert_cmpuint (server.n_requests, ==, requests_before);
   }
 
+  /* With its WARC file gone, the project still lists the pages, but the
+   * archive cannot supply them: each render fails, naming the page and
+   * why, instead of rendering the proxy's "502 Bad Gateway". */
+  g_clear_object (&archive);
+  {
+    CgRenderOptions options = test_options ();
+    g_autoptr(CgWebContext) context = NULL;
+    g_autoptr(CgRenderer) renderer = NULL;
+    g_autoptr(CgRenderResult) result = NULL;
+    g_autoptr(GDir) warcs = g_dir_open (warc_dir, 0, NULL);
+    const char *name;
+    guint n_removed = 0;
+
+    g_assert_nonnull (warcs);
+    while ((name = g_dir_read_name (warcs)) != NULL)
+      if (g_str_has_suffix (name, ".warc.gz"))
+        {
+          g_autofree char *path = g_build_filename (warc_dir, name, NULL);
+
+          g_assert_cmpint (g_remove (path), ==, 0);
+          n_removed++;
+        }
+    g_assert_cmpuint (n_removed, >, 0);
+
+    archive = cg_archive_new_for_project (folder, 0, &error);
+    g_assert_no_error (error);
+    g_assert_true (cg_archive_contains (archive, page));
+    context = cg_web_context_new_for_archive (archive, FALSE, &error);
+    g_assert_no_error (error);
+    renderer = cg_renderer_new (context, &options);
+    for (gsize i = 0; i < 2; i++)
+      {
+        const char *url = i == 0 ? page : SECURE_PAGE;
+
+        result = render_sync (renderer, url, NULL, &error);
+        g_assert_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED);
+        g_assert_null (result);
+        g_assert_nonnull (strstr (error->message, url));
+        g_assert_nonnull (strstr (error->message, ".warc.gz"));
+        g_clear_error (&error);
+      }
+  }
+
   g_clear_object (&archive);
   g_clear_object (&project);
   {
@@ -1389,6 +1432,11 @@ test_bad_inputs (void)
   const char * const bad_urls[] = {
     "file:///etc/passwd", "javascript:alert(1)", "data:text/html,<p>hi</p>", "not a url",
     "http://", "ftp://example.org/", "", "cartograph:///cg-capture.js",
+    /* Where WebKit leaves a view whose load it refused: rendering it
+     * would look like a success. */
+    "about:blank", "ABOUT:BLANK",
+    /* WebKit does not load a URL that is not UTF-8; it would time out. */
+    "http://127.0.0.1:1/\xff",
   };
   g_autoptr(CgRenderResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -1429,6 +1477,14 @@ test_bad_inputs (void)
   result = render_sync (live_renderer, closed_url, NULL, &error);
   g_assert_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED);
   g_assert_nonnull (strstr (error->message, closed_url));
+  g_assert_null (result);
+  g_clear_error (&error);
+
+  /* A port browsers block: WebKit shows about:blank without load-failed,
+   * which must not pass for the page. */
+  result = render_sync (live_renderer, "http://127.0.0.1:1/", NULL, &error);
+  g_assert_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED);
+  g_assert_nonnull (strstr (error->message, "http://127.0.0.1:1/"));
   g_assert_null (result);
   g_clear_error (&error);
 
