@@ -139,7 +139,9 @@ cg_cli_crawl (int    argc,
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) surt_prefixes = NULL;
   gboolean resume = FALSE, cookies = FALSE, quiet = FALSE;
-  int max_depth = -1, compression = -1;
+  /* The smallest values mark "not given", so that a negative value the
+   * user typed is refused instead of taken for "not given". */
+  int max_depth = G_MININT, compression = G_MININT;
   g_auto(CgCliFetchOptions) fetch_options = CG_CLI_FETCH_OPTIONS_INIT;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -207,13 +209,13 @@ cg_cli_crawl (int    argc,
           cg_cli_print_error (_("“%s” is not a scope: use host, domain or prefix"), scope);
           return CG_CLI_EXIT_USAGE;
         }
-      if (max_depth >= 0)
-        config->max_depth = (guint) max_depth;
-      if (max_depth < -1)
+      if (max_depth != G_MININT && max_depth < 0)
         {
-          cg_cli_print_error (_("limits and counts cannot be negative"));
+          cg_cli_print_error (_("--max-depth cannot be negative, not %d"), max_depth);
           return CG_CLI_EXIT_USAGE;
         }
+      if (max_depth >= 0)
+        config->max_depth = (guint) max_depth;
       if (!cg_cli_fetch_options_check (&fetch_options))
         return CG_CLI_EXIT_USAGE;
       cg_cli_fetch_options_apply (&fetch_options, config);
@@ -239,7 +241,7 @@ cg_cli_crawl (int    argc,
           g_free (config->warc_prefix);
           config->warc_prefix = g_steal_pointer (&warc_prefix);
         }
-      if (compression >= 0)
+      if (compression != G_MININT)
         config->compression_level = compression;
 
       if (!cg_crawl_config_validate (config, &error))

@@ -17,6 +17,9 @@ cg_cli_fetch_options_clear (CgCliFetchOptions *self)
   g_clear_pointer (&self->user_agent, g_free);
   g_clear_pointer (&self->contact, g_free);
   g_clear_pointer (&self->bandwidth, g_free);
+  g_clear_pointer (&self->delay_text, g_free);
+  g_clear_pointer (&self->delay_factor_text, g_free);
+  g_clear_pointer (&self->max_delay_text, g_free);
 }
 
 void
@@ -30,9 +33,9 @@ cg_cli_fetch_options_add (CgCliFetchOptions *self,
     { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &self->ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
     { "user-agent", 0, 0, G_OPTION_ARG_STRING, &self->user_agent, N_("The whole User-Agent header"), N_("TEXT") },
     { "contact", 0, 0, G_OPTION_ARG_STRING, &self->contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
-    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &self->delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
-    { "delay-factor", 0, 0, G_OPTION_ARG_DOUBLE, &self->delay_factor, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
-    { "max-delay", 0, 0, G_OPTION_ARG_DOUBLE, &self->max_delay, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
+    { "delay", 0, 0, G_OPTION_ARG_STRING, &self->delay_text, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
+    { "delay-factor", 0, 0, G_OPTION_ARG_STRING, &self->delay_factor_text, N_("Wait this many times the last fetch’s duration (default 5)"), N_("F") },
+    { "max-delay", 0, 0, G_OPTION_ARG_STRING, &self->max_delay_text, N_("Longest politeness wait (default 30)"), N_("SECONDS") },
     { "per-host", 0, 0, G_OPTION_ARG_INT, &self->per_host, N_("Requests to one host at once (default 1)"), N_("N") },
     { "connections", 0, 0, G_OPTION_ARG_INT, &self->connections, N_("Open connections at most (default 8)"), N_("N") },
     { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &self->no_politeness, N_("No delays, all connections on one host: only for your own servers"), NULL },
@@ -46,13 +49,45 @@ cg_cli_fetch_options_add (CgCliFetchOptions *self,
 }
 
 gboolean
-cg_cli_fetch_options_check (const CgCliFetchOptions *self)
+cg_cli_fetch_options_check (CgCliFetchOptions *self)
 {
-  if (self->max_pages < 0 || self->max_duration < 0 || self->per_host < 0 ||
-      self->connections < 0 || self->timeout < 0)
+  const struct {
+    const char *option;
+    gint64      value;
+    gint64      not_given;
+  } counts[] = {
+    { "--max-pages", self->max_pages, G_MININT64 },
+    { "--max-duration", self->max_duration, G_MININT64 },
+    { "--per-host", self->per_host, G_MININT },
+    { "--connections", self->connections, G_MININT },
+    { "--timeout", self->timeout, G_MININT },
+  };
+  const struct {
+    const char  *option;
+    const char  *text;
+    double      *value;
+  } delays[] = {
+    { "--delay", self->delay_text, &self->delay },
+    { "--delay-factor", self->delay_factor_text, &self->delay_factor },
+    { "--max-delay", self->max_delay_text, &self->max_delay },
+  };
+
+  /* 0 is no limit an archivist would ask for: "--max-pages 0" meant "no
+   * limit" to the crawl, and fetched everything. */
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {
-      cg_cli_print_error (_("limits and counts cannot be negative"));
-      return FALSE;
+      if (counts[i].value != counts[i].not_given && counts[i].value < 1)
+        {
+          g_autofree char *given = g_strdup_printf ("%" G_GINT64_FORMAT, counts[i].value);
+
+          cg_cli_print_error (_("%s must be at least 1, not %s"), counts[i].option, given);
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (delays); i++)
+    {
+      if (delays[i].text != NULL && !cg_cli_parse_seconds (delays[i].option, delays[i].text, delays[i].value))
+        return FALSE;
     }
   return TRUE;
 }
@@ -61,8 +96,10 @@ void
 cg_cli_fetch_options_apply (CgCliFetchOptions *self,
                             CgCrawlConfig     *config)
 {
-  config->max_pages = (guint64) self->max_pages;
-  config->max_duration = (guint64) self->max_duration;
+  if (self->max_pages > 0)
+    config->max_pages = (guint64) self->max_pages;
+  if (self->max_duration > 0)
+    config->max_duration = (guint64) self->max_duration;
   config->requisites = !self->no_requisites;
   config->obey_robots = !self->ignore_robots;
   if (self->user_agent != NULL)

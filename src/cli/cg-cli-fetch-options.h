@@ -13,24 +13,32 @@ G_BEGIN_DECLS
 /* What the options read; each field keeps "not given" apart from a value
  * so that only what the user gave overrides the crawl's defaults. */
 typedef struct {
-  gint64    max_pages;
-  gint64    max_duration;
+  gint64    max_pages;      /* < 0: not given */
+  gint64    max_duration;   /* < 0: not given */
   gboolean  no_requisites;
   gboolean  ignore_robots;
   char     *user_agent;
   char     *contact;
+  /* The delays as given, read by cg_cli_fetch_options_check(). */
+  char     *delay_text;
+  char     *delay_factor_text;
+  char     *max_delay_text;
   double    delay;          /* < 0: not given */
   double    delay_factor;   /* < 0: not given */
   double    max_delay;      /* < 0: not given */
-  int       per_host;       /* 0: not given */
-  int       connections;    /* 0: not given */
+  int       per_host;       /* < 0: not given */
+  int       connections;    /* < 0: not given */
   gboolean  no_politeness;
   char     *bandwidth;
-  int       timeout;        /* 0: not given */
+  int       timeout;        /* < 0: not given */
 } CgCliFetchOptions;
 
-/* Nothing given: declare with g_auto(CgCliFetchOptions) o = CG_CLI_FETCH_OPTIONS_INIT. */
-#define CG_CLI_FETCH_OPTIONS_INIT { .delay = -1, .delay_factor = -1, .max_delay = -1 }
+/* Nothing given: declare with g_auto(CgCliFetchOptions) o = CG_CLI_FETCH_OPTIONS_INIT.
+ * The "not given" marks are the smallest values, so that a negative
+ * value the user typed is refused instead of taken for "not given". */
+#define CG_CLI_FETCH_OPTIONS_INIT { .max_pages = G_MININT64, .max_duration = G_MININT64, \
+                                    .delay = -1, .delay_factor = -1, .max_delay = -1, \
+                                    .per_host = G_MININT, .connections = G_MININT, .timeout = G_MININT }
 
 void     cg_cli_fetch_options_clear (CgCliFetchOptions *self);
 
@@ -38,8 +46,10 @@ void     cg_cli_fetch_options_clear (CgCliFetchOptions *self);
 void     cg_cli_fetch_options_add   (CgCliFetchOptions *self,
                                      GOptionContext    *context);
 
-/* Whether no limit or count is negative; prints the usage error if one is. */
-gboolean cg_cli_fetch_options_check (const CgCliFetchOptions *self);
+/* Reads the delays and checks that every limit and count given is at
+ * least 1 (delays: 0 or more); prints the usage error naming the option
+ * if one is not. */
+gboolean cg_cli_fetch_options_check (CgCliFetchOptions *self);
 
 /* Sets in @config what the user gave. */
 void     cg_cli_fetch_options_apply (CgCliFetchOptions *self,

@@ -266,6 +266,7 @@ cg_cli_model (int    argc,
   gboolean only_render = FALSE, no_javascript = FALSE, machine_progress = FALSE;
   int pages = CG_LEARNER_DEFAULT_MAX_PAGES;
   int version = 0;
+  g_autofree char *delay_text = NULL;
   double delay = -1;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -280,7 +281,7 @@ cg_cli_model (int    argc,
     { "pages", 'n', 0, G_OPTION_ARG_INT, &pages, N_("Pages to sample at most (default 200)"), N_("N") },
     { "navigation", 0, 0, G_OPTION_ARG_STRING, &navigation, N_("Which link collections first: dense (default) or sparse"), N_("POLICY") },
     { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, N_("What to crawl: host (default), domain or prefix"), N_("SCOPE") },
-    { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &delay, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
+    { "delay", 0, 0, G_OPTION_ARG_STRING, &delay_text, N_("Least wait between two requests to one host (default 1)"), N_("SECONDS") },
     { "no-politeness", 0, 0, G_OPTION_ARG_NONE, &no_politeness, N_("No delays: only for your own servers"), NULL },
     { "ignore-robots", 0, 0, G_OPTION_ARG_NONE, &ignore_robots, N_("Ignore robots.txt (recorded in the WARC files)"), NULL },
     { "contact", 0, 0, G_OPTION_ARG_STRING, &contact, N_("A page saying who runs the crawl, put in the User-Agent"), N_("URL") },
@@ -343,6 +344,9 @@ cg_cli_model (int    argc,
           return CG_CLI_EXIT_USAGE;
         }
     }
+
+  if (delay_text != NULL && !cg_cli_parse_seconds ("--delay", delay_text, &delay))
+    return CG_CLI_EXIT_USAGE;
 
   config = cg_crawl_config_new ();
   g_strfreev (config->seeds);

@@ -9,11 +9,13 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
 #include "cg-bandwidth.h"
 #include "cg-crawl-config.h"
+#include "cg-fetcher.h"
 #include "cg-json.h"
 #include "cg-url.h"
 #include "cg-warc-writer.h"
@@ -135,8 +137,36 @@ invalid (GError     **error,
   return FALSE;
 }
 
+/* The settings are stored as JSON and written into the warcinfo record,
+ * both of which must be UTF-8: a setting that is not would make the crawl
+ * fail once recorded, and its resume with it. */
+static gboolean
+check_text (const char  *setting,
+            const char  *value,
+            GError     **error)
+{
+  g_autofree char *shown = NULL;
+
+  if (value == NULL || g_utf8_validate (value, -1, NULL))
+    return TRUE;
+  shown = g_utf8_make_valid (value, -1);
+  return invalid (error, _("The %s “%s” is not UTF-8 text"), setting, shown);
+}
+
+static gboolean
+check_texts (const char  *setting,
+             GStrv        values,
+             GError     **error)
+{
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    if (!check_text (setting, values[i], error))
+      return FALSE;
+  return TRUE;
+}
+
 /* Checks everything that can be checked before the crawl starts, so that a
- * mistake is reported at once and names the setting. */
+ * mistake is reported at once and names the setting, and a crawl that
+ * could not run is never recorded. */
 gboolean
 cg_crawl_config_validate (const CgCrawlConfig  *config,
                           GError              **error)
@@ -147,6 +177,16 @@ cg_crawl_config_validate (const CgCrawlConfig  *config,
 
   if (config->seeds == NULL || config->seeds[0] == NULL)
     return invalid (error, _("The crawl has no seed URL"));
+  /* Translators: the setting named in “The %s “%s” is not UTF-8 text”. */
+  if (!check_texts (_("seed URL"), config->seeds, error) ||
+      !check_texts (_("include pattern"), config->include_regexes, error) ||
+      !check_texts (_("exclude pattern"), config->exclude_regexes, error) ||
+      !check_texts (_("SURT prefix"), config->surt_prefixes, error) ||
+      !check_text (_("bandwidth schedule"), config->bandwidth, error) ||
+      !check_text (_("WARC file prefix"), config->warc_prefix, error))
+    return FALSE;
+  if (!cg_fetcher_check_identity (config->user_agent, config->contact, error))
+    return FALSE;
   for (guint i = 0; config->seeds[i] != NULL; i++)
     {
       g_autofree char *normal = cg_url_normalize (config->seeds[i], CG_URL_NORMALIZE_CRAWL, &local_error);
@@ -165,6 +205,9 @@ cg_crawl_config_validate (const CgCrawlConfig  *config,
       return FALSE;
   if (!cg_bandwidth_set_schedule (bandwidth, config->bandwidth, error))
     return FALSE;
+  /* NaN passes every comparison, and infinity cannot be stored as JSON. */
+  if (!isfinite (config->min_delay) || !isfinite (config->max_delay) || !isfinite (config->delay_factor))
+    return invalid (error, _("Politeness delays must be finite numbers"));
   if (config->min_delay < 0 || config->max_delay < 0 || config->delay_factor < 0)
     return invalid (error, _("Politeness delays cannot be negative"));
   if (config->max_delay < config->min_delay)
@@ -183,8 +226,6 @@ cg_crawl_config_validate (const CgCrawlConfig  *config,
   if (config->compression_level < 0 || config->compression_level > CG_WARC_WRITER_MAX_COMPRESSION_LEVEL)
     return invalid (error, _("The compression level must be between 0 and %d, not %d"),
                     CG_WARC_WRITER_MAX_COMPRESSION_LEVEL, config->compression_level);
-  if (config->user_agent != NULL && strpbrk (config->user_agent, "\r\n") != NULL)
-    return invalid (error, _("The User-Agent cannot contain a line break"));
   return TRUE;
 }
 

@@ -429,6 +429,51 @@ has_line_break (const char *value)
   return value != NULL && strpbrk (value, "\r\n") != NULL;
 }
 
+/**
+ * cg_fetcher_check_identity:
+ * @user_agent: (nullable): the whole User-Agent value, or NULL for the default
+ * @contact_url: (nullable): the contact page put in the default User-Agent
+ *
+ * Checks how a crawl names itself to servers, so that settings can be
+ * refused before a crawl that would fail with them is recorded.
+ */
+gboolean
+cg_fetcher_check_identity (const char  *user_agent,
+                           const char  *contact_url,
+                           GError     **error)
+{
+  if (user_agent != NULL &&
+      (*user_agent == '\0' || has_line_break (user_agent) || !g_utf8_validate (user_agent, -1, NULL)))
+    {
+      g_autofree char *shown = g_utf8_make_valid (user_agent, -1);
+
+      g_set_error (error, CG_FETCHER_ERROR, CG_FETCHER_ERROR_INVALID_ARGUMENT,
+                   _("The User-Agent “%s” is empty, contains a line break or is not UTF-8 text"),
+                   shown);
+      return FALSE;
+    }
+
+  if (contact_url != NULL && *contact_url != '\0')
+    {
+      g_autoptr(GUri) uri = g_uri_parse (contact_url, G_URI_FLAGS_NONE, NULL);
+      const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+
+      if (uri == NULL || has_line_break (contact_url) || !g_utf8_validate (contact_url, -1, NULL) ||
+          (g_ascii_strcasecmp (scheme, "http") != 0 &&
+           g_ascii_strcasecmp (scheme, "https") != 0 &&
+           g_ascii_strcasecmp (scheme, "mailto") != 0))
+        {
+          g_autofree char *shown = g_utf8_make_valid (contact_url, -1);
+
+          g_set_error (error, CG_FETCHER_ERROR, CG_FETCHER_ERROR_INVALID_ARGUMENT,
+                       _("The contact address “%s” is not an http, https or mailto URL"),
+                       shown);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 validate_config (const CgFetcherConfig  *config,
                  GError                **error)
@@ -455,31 +500,8 @@ validate_config (const CgFetcherConfig  *config,
         }
     }
 
-  if (config->user_agent != NULL &&
-      (*config->user_agent == '\0' || has_line_break (config->user_agent)))
-    {
-      g_set_error (error, CG_FETCHER_ERROR, CG_FETCHER_ERROR_INVALID_ARGUMENT,
-                   _("The User-Agent “%s” is empty or contains a line break"),
-                   config->user_agent);
-      return FALSE;
-    }
-
-  if (config->contact_url != NULL && *config->contact_url != '\0')
-    {
-      g_autoptr(GUri) uri = g_uri_parse (config->contact_url, G_URI_FLAGS_NONE, NULL);
-      const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
-
-      if (uri == NULL || has_line_break (config->contact_url) ||
-          (g_ascii_strcasecmp (scheme, "http") != 0 &&
-           g_ascii_strcasecmp (scheme, "https") != 0 &&
-           g_ascii_strcasecmp (scheme, "mailto") != 0))
-        {
-          g_set_error (error, CG_FETCHER_ERROR, CG_FETCHER_ERROR_INVALID_ARGUMENT,
-                       _("The contact address “%s” is not an http, https or mailto URL"),
-                       config->contact_url);
-          return FALSE;
-        }
-    }
+  if (!cg_fetcher_check_identity (config->user_agent, config->contact_url, error))
+    return FALSE;
 
   if (has_line_break (config->accept_encoding))
     {

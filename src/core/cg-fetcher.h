@@ -284,6 +284,9 @@ void               cg_fetcher_config_init                   (CgFetcherConfig *co
 /* "Cartograph/VERSION (+CONTACT_URL)", or "Cartograph/VERSION" when
  * @contact_url is NULL. */
 char              *cg_fetcher_build_user_agent              (const char     *contact_url);
+gboolean           cg_fetcher_check_identity                (const char     *user_agent,
+                                                             const char     *contact_url,
+                                                             GError        **error);
 
 /* Creates a fetcher bound to the calling thread's default main context.
  * @config may be NULL for the defaults; it is copied. Fails with

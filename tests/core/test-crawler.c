@@ -1708,6 +1708,80 @@ test_no_such_crawl (Fixture       *f,
   g_assert_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL);
 }
 
+/* Settings a crawl cannot run with are refused before the crawl is
+ * recorded: recorded, they failed its start and every --resume after,
+ * and hid the project's earlier crawl from --resume. */
+static void
+test_unusable_settings (Fixture       *f,
+                        gconstpointer  data)
+{
+  struct {
+    const char *field;
+    const char *value;
+    const char *message;
+  } cases[] = {
+    { "delay", "inf", "finite" },
+    { "delay", "nan", "finite" },
+    { "delay_factor", "inf", "finite" },
+    { "max_delay", "nan", "finite" },
+    { "contact", "not a url", "contact address" },
+    { "user_agent", "", "User-Agent" },
+    { "user_agent", "Bot/1 \xff", "not UTF-8" },
+    { "seed", "http://127.0.0.1/\xfe", "seed URL" },
+    { "exclude", "\xc3(", "exclude pattern" },
+    { "warc_prefix", "arc\xff", "WARC file prefix" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+      g_autoptr(CgCrawler) crawler = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *seed = g_strdup_printf ("%s/", f->base);
+      char *strv[] = { (char *) cases[i].value, NULL };
+
+      g_strfreev (config->seeds);
+      config->seeds = g_strdupv ((char *[]) { seed, NULL });
+      if (g_str_equal (cases[i].field, "delay"))
+        config->min_delay = g_ascii_strtod (cases[i].value, NULL);
+      else if (g_str_equal (cases[i].field, "delay_factor"))
+        config->delay_factor = g_ascii_strtod (cases[i].value, NULL);
+      else if (g_str_equal (cases[i].field, "max_delay"))
+        config->max_delay = g_ascii_strtod (cases[i].value, NULL);
+      else if (g_str_equal (cases[i].field, "contact"))
+        config->contact = g_strdup (cases[i].value);
+      else if (g_str_equal (cases[i].field, "user_agent"))
+        config->user_agent = g_strdup (cases[i].value);
+      else if (g_str_equal (cases[i].field, "seed"))
+        {
+          g_strfreev (config->seeds);
+          config->seeds = g_strdupv (strv);
+        }
+      else if (g_str_equal (cases[i].field, "exclude"))
+        config->exclude_regexes = g_strdupv (strv);
+      else
+        {
+          g_free (config->warc_prefix);
+          config->warc_prefix = g_strdup (cases[i].value);
+        }
+
+      crawler = cg_crawler_new (f->project, config, &error);
+      g_test_message ("%s = %s: %s", cases[i].field, cases[i].value, error != NULL ? error->message : "accepted");
+      g_assert_null (crawler);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, cases[i].message));
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
+    }
+
+  /* None of them was recorded. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_cmpint (cg_crawler_find_resumable (f->project, &error), ==, 0);
+    g_assert_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1726,6 +1800,7 @@ main (int argc, char **argv)
   ADD ("/crawler/stalling-pages", SITE_STALL, test_stalling_pages);
   ADD ("/crawler/bandwidth-cap", SITE_PADDED, test_bandwidth_cap);
   ADD ("/crawler/no-such-crawl", 0, test_no_such_crawl);
+  ADD ("/crawler/unusable-settings", 0, test_unusable_settings);
   ADD ("/crawler/hostile-locations", SITE_HOSTILE, test_hostile_locations);
 #undef ADD
 
