@@ -612,7 +612,7 @@ extract_thread (GTask        *task,
   if (project != NULL)
     model = cg_site_model_load (cg_project_get_store (project), job->site, job->version, &error);
   if (model == NULL ||
-      !cg_record_extractor_run (project, model, NULL, cancellable, extract_progress, job, &error))
+      !cg_record_extractor_run (project, model, NULL, cancellable, extract_progress, NULL, job, &error))
     {
       g_task_return_error (task, error);
       return;

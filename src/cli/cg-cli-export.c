@@ -48,6 +48,8 @@ export_records_per_class (CgProject          *project,
       path = g_build_filename (folder, name, NULL);
       file = g_file_new_for_path (path);
       out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+      if (out == NULL)
+        g_prefix_error (&error, _("Cannot write “%s”: "), path);
       if (out == NULL || !cg_export_records_full (project, model, classes[i], region, format, out, &error))
         {
           if (out != NULL)
@@ -168,9 +170,14 @@ cg_cli_export (int    argc,
       cg_cli_print_error (_("“%s” is not a format: use json, jsonl, csv, tsv, dot or graphml"), format_name);
       return CG_CLI_EXIT_USAGE;
     }
-  if (version < 0 || (version > 0 && site == NULL))
+  if (version < 0)
     {
-      cg_cli_print_error (_("--model needs a version number and --site"));
+      cg_cli_print_error (_("--model needs a version number from 1, not %d"), version);
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (version > 0 && site == NULL)
+    {
+      cg_cli_print_error (_("--model goes with --site: each site numbers its own model versions"));
       return CG_CLI_EXIT_USAGE;
     }
 
@@ -252,7 +259,9 @@ cg_cli_export (int    argc,
       out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
       if (out == NULL)
         {
-          cg_cli_print_error ("%s", error->message);
+          /* GIO's messages ("Target file is not a regular file") do not
+           * name the file. */
+          cg_cli_print_error (_("Cannot write “%s”: %s"), output, error->message);
           return CG_CLI_EXIT_FAILED;
         }
     }

@@ -14,11 +14,37 @@
 #include "cg-record-extractor.h"
 #include "cg-record-store.h"
 
+/* Pages that cannot be read are named one by one up to this many; the
+ * rest are only counted (a missing WARC file makes every page of it
+ * unreadable, and a line for each would bury the summary). */
+#define MAX_SKIPPED_SHOWN 5
+
 typedef struct {
   gboolean    terminal;
   gboolean    quiet;
-  GHashTable *pages;   /* class name → pages done */
+  GHashTable *pages;     /* class name → pages done */
+  /* Written by the learning thread, then by this one: never at once. */
+  GHashTable *skipped;   /* class name → pages skipped */
+  guint       n_skipped;
 } ExtractCli;
+
+static void
+skipped_cb (const char   *class_name,
+            const char   *url,
+            const GError *reason,
+            gpointer      user_data)
+{
+  ExtractCli *cli = user_data;
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (cli->skipped, class_name));
+
+  g_hash_table_replace (cli->skipped, g_strdup (class_name), GUINT_TO_POINTER (n + 1));
+  if (++cli->n_skipped > MAX_SKIPPED_SHOWN || cli->quiet)
+    return;
+  if (cli->terminal)
+    fputs ("\r\033[K", stderr);
+  /* The reason names the page. */
+  fprintf (stderr, _("Skipped: %s\n"), reason->message);
+}
 
 static void
 progress_cb (const char *class_name,
@@ -59,6 +85,7 @@ typedef struct {
   CgSiteModel  *model;
   const char   *class_name;
   GCancellable *cancellable;
+  ExtractCli   *cli;
   GError       *error;
   gboolean      ok;
   gint          done;
@@ -70,7 +97,8 @@ learn_thread (gpointer data)
   Learning *learning = data;
 
   learning->ok = cg_record_extractor_learn_cancellable (learning->project, learning->model, learning->class_name,
-                                                        learning->cancellable, &learning->error);
+                                                        learning->cancellable, skipped_cb, learning->cli,
+                                                        &learning->error);
   g_atomic_int_set (&learning->done, TRUE);
   g_main_context_wakeup (NULL);
   return NULL;
@@ -81,9 +109,10 @@ learn_interruptibly (CgProject     *project,
                      CgSiteModel   *model,
                      const char    *class_name,
                      GCancellable  *cancellable,
+                     ExtractCli    *cli,
                      GError       **error)
 {
-  Learning learning = { project, model, class_name, cancellable, NULL, FALSE, FALSE };
+  Learning learning = { project, model, class_name, cancellable, cli, NULL, FALSE, FALSE };
   GThread *thread = g_thread_new ("cg-learn", learn_thread, &learning);
 
   while (!g_atomic_int_get (&learning.done))
@@ -166,8 +195,11 @@ print_summary (CgProject   *project,
         wrapper = cg_wrapper_new_from_json (stored->definition, NULL);
       if (wrapper == NULL)
         {
-          printf (_("  %-20s no wrapper: its sample pages show no repeated records and no fields that vary\n"),
-                  klass->name);
+          if (g_hash_table_contains (cli->skipped, klass->name))
+            printf (_("  %-20s no wrapper: its sample pages cannot be read from the archive\n"), klass->name);
+          else
+            printf (_("  %-20s no wrapper: its sample pages show no repeated records and no fields that vary\n"),
+                    klass->name);
           continue;
         }
       columns = cg_wrapper_list_column_names (wrapper);
@@ -192,6 +224,7 @@ cg_cli_extract (int    argc,
   g_autoptr(CgSiteModel) model = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GHashTable) skipped = NULL;
   g_autoptr(GError) error = NULL;
   ExtractCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
@@ -257,20 +290,23 @@ cg_cli_extract (int    argc,
       return CG_CLI_EXIT_USAGE;
     }
 
+  pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  skipped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cli.terminal = isatty (STDERR_FILENO);
+  cli.quiet = quiet;
+  cli.pages = pages;
+  cli.skipped = skipped;
+
   cancellable = g_cancellable_new ();
   sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
-  if (relearn && !learn_interruptibly (project, model, class_name, cancellable, &error))
+  if (relearn && !learn_interruptibly (project, model, class_name, cancellable, &cli, &error))
     {
       g_source_remove (sigint);
       cg_cli_print_error ("%s", error->message);
       return CG_CLI_EXIT_FAILED;
     }
 
-  pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  cli.terminal = isatty (STDERR_FILENO);
-  cli.quiet = quiet;
-  cli.pages = pages;
-  ok = cg_record_extractor_run (project, model, class_name, cancellable, progress_cb, &cli, &error);
+  ok = cg_record_extractor_run (project, model, class_name, cancellable, progress_cb, skipped_cb, &cli, &error);
   g_source_remove (sigint);
   if (cli.terminal && !quiet)
     fprintf (stderr, "\n");
@@ -281,5 +317,16 @@ cg_cli_extract (int    argc,
     }
   if (!quiet)
     print_summary (project, model, class_name, &cli);
+  /* The records are incomplete: the pages skipped kept their earlier
+   * ones, or have none. */
+  if (cli.n_skipped > 0)
+    {
+      cg_cli_print_error (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u archived page could not be read and kept its earlier records",
+                                       "%u archived pages could not be read and kept their earlier records",
+                                       cli.n_skipped),
+                          cli.n_skipped);
+      return CG_CLI_EXIT_FAILED;
+    }
   return CG_CLI_EXIT_OK;
 }

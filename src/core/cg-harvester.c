@@ -2666,6 +2666,32 @@ make_driver (CgHarvester *self)
   return driver;
 }
 
+/* Whether @sample_url is in the scope that the seeds of @config make,
+ * with a depth of one link (the sample is a page of the site, not a seed
+ * of its own). */
+static gboolean
+sample_is_in_scope (const CgCrawlConfig  *config,
+                    const char           *sample_url,
+                    GError              **error)
+{
+  g_autoptr(CgScope) scope = cg_scope_new (config->scope_mode);
+  CgScopeVerdict verdict;
+
+  for (guint i = 0; config->seeds[i] != NULL; i++)
+    if (!cg_scope_add_seed (scope, config->seeds[i], error))
+      return FALSE;
+  for (guint i = 0; config->surt_prefixes != NULL && config->surt_prefixes[i] != NULL; i++)
+    if (!cg_scope_add_surt_prefix (scope, config->surt_prefixes[i], error))
+      return FALSE;
+  verdict = cg_scope_check (scope, sample_url, 1, CG_HOP_NAVLINK, NULL);
+  if (verdict == CG_SCOPE_IN_SCOPE)
+    return TRUE;
+  g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID,
+               _("The sample page “%s” is not a page of %s (%s)"), sample_url, config->seeds[0],
+               cg_scope_verdict_describe (verdict));
+  return FALSE;
+}
+
 /**
  * cg_harvester_new:
  * @model: a saved model of the site
@@ -2710,11 +2736,17 @@ cg_harvester_new (CgProject               *project,
       config->seeds = g_new0 (char *, 2);
       config->seeds[0] = g_strdup (cg_site_model_get_site (model));
     }
-  /* The sample of a harvest by example is a seed too, so that the scope
-   * takes it in; the crawl fetches only what the harvester asks for. */
+  /* The sample of a harvest by example is a seed too, so that the crawl
+   * takes it in (a depth limit could otherwise keep it out); the crawl
+   * fetches only what the harvester asks for. A seed widens the scope to
+   * its host, so a sample off the site would take the harvest to another
+   * server: it must be in the scope the site's seeds make. */
   if (self->options->strategy == CG_HARVEST_STRATEGY_LIKE && self->options->like_url != NULL &&
       !g_strv_contains ((const char * const *) config->seeds, self->options->like_url))
     {
+      if (!sample_is_in_scope (config, self->options->like_url, error))
+        return NULL;
+
       guint n = g_strv_length (config->seeds);
 
       config->seeds = g_renew (char *, config->seeds, n + 2);

@@ -200,8 +200,12 @@ cg_project_open (const char  *folder,
 
   if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
-                   _("The project folder “%s” does not exist"), folder);
+      if (g_file_test (folder, G_FILE_TEST_EXISTS))
+        g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_A_PROJECT,
+                     _("“%s” is a file, not a project folder"), folder);
+      else
+        g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
+                     _("The project folder “%s” does not exist"), folder);
       return NULL;
     }
   if (!cg_project_is_project_folder (folder))

@@ -323,10 +323,30 @@ get_class (CgSiteModel  *model,
 
 /* The sample pages of a class: its renders in thumbnails/model-V/ when
  * there are some, else its sample URLs' archived HTML. */
+/* Where the pages that cannot be read go: the caller's function, or the
+ * log. */
+typedef struct {
+  CgExtractSkippedFunc func;
+  gpointer             user_data;
+} Skips;
+
+static void
+report_skip (const Skips  *skips,
+             const char   *class_name,
+             const char   *url,
+             const GError *reason)
+{
+  if (skips != NULL && skips->func != NULL)
+    skips->func (class_name, url, reason, skips->user_data);
+  else
+    g_warning ("%s", reason->message);
+}
+
 static gboolean
 load_samples (CgProject    *project,
               CgSiteModel  *model,
               Archive      *archive,
+              const Skips  *skips,
               CgPageClass  *klass,
               guint         max_pages,
               GPtrArray    *docs,
@@ -373,7 +393,7 @@ load_samples (CgProject    *project,
       if (doc == NULL)
         {
           if (local_error != NULL)
-            g_warning ("%s", local_error->message);
+            report_skip (skips, klass->name, klass->samples[j], local_error);
           continue;
         }
       g_ptr_array_add (docs, doc);
@@ -399,6 +419,7 @@ learn_classes (CgProject    *project,
                GPtrArray    *wanted,
                gboolean      strict,
                GCancellable *cancellable,
+               const Skips  *skips,
                GError      **error)
 {
   GPtrArray *classes = cg_site_model_get_classes (model);
@@ -420,7 +441,7 @@ learn_classes (CgProject    *project,
       g_autoptr(GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !load_samples (project, model, &archive, klass, 1, docs, urls, error))
+          !load_samples (project, model, &archive, skips, klass, 1, docs, urls, error))
         {
           for (guint d = 0; d < docs->len; d++)
             xmlFreeDoc (g_ptr_array_index (docs, d));
@@ -448,7 +469,7 @@ learn_classes (CgProject    *project,
       if (!g_ptr_array_find (wanted, klass, NULL))
         continue;
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !load_samples (project, model, &archive, klass, CG_WRAPPER_DEFAULT_PAGES, docs, urls, error) ||
+          !load_samples (project, model, &archive, skips, klass, CG_WRAPPER_DEFAULT_PAGES, docs, urls, error) ||
           g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           ok = FALSE;
@@ -492,17 +513,20 @@ cg_record_extractor_learn (CgProject    *project,
                            const char   *class_name,
                            GError      **error)
 {
-  return cg_record_extractor_learn_cancellable (project, model, class_name, NULL, error);
+  return cg_record_extractor_learn_cancellable (project, model, class_name, NULL, NULL, NULL, error);
 }
 
 gboolean
-cg_record_extractor_learn_cancellable (CgProject     *project,
-                                       CgSiteModel   *model,
-                                       const char    *class_name,
-                                       GCancellable  *cancellable,
-                                       GError       **error)
+cg_record_extractor_learn_cancellable (CgProject            *project,
+                                       CgSiteModel          *model,
+                                       const char           *class_name,
+                                       GCancellable         *cancellable,
+                                       CgExtractSkippedFunc  skipped,
+                                       gpointer              user_data,
+                                       GError              **error)
 {
   g_autoptr(GPtrArray) wanted = NULL;
+  Skips skips = { skipped, user_data };
 
   if (!check_model (project, model, error))
     return FALSE;
@@ -524,7 +548,7 @@ cg_record_extractor_learn_cancellable (CgProject     *project,
       for (guint i = 0; i < classes->len; i++)
         g_ptr_array_add (wanted, g_ptr_array_index (classes, i));
     }
-  return learn_classes (project, model, wanted, class_name != NULL, cancellable, error);
+  return learn_classes (project, model, wanted, class_name != NULL, cancellable, &skips, error);
 }
 
 /* --- Parsed wrappers ------------------------------------------------------ */
@@ -786,6 +810,7 @@ extract_class (CgProject              *project,
                const char             *class_name,
                GCancellable           *cancellable,
                CgExtractProgressFunc   progress,
+               const Skips            *skips,
                gpointer                user_data,
                GError                **error)
 {
@@ -829,14 +854,14 @@ extract_class (CgProject              *project,
                       g_propagate_error (error, g_steal_pointer (&local_error));
                       return FALSE;
                     }
-                  g_warning ("%s", local_error->message);
+                  report_skip (skips, class_name, ref->url, local_error);
                 }
               else
                 xmlFreeDoc (doc);
               n_records += n;
             }
           else if (local_error != NULL)
-            g_warning ("%s", local_error->message);
+            report_skip (skips, class_name, ref->url, local_error);
           done++;
           if (progress != NULL)
             progress (class_name, done, MAX (total, done), n_records, user_data);
@@ -851,12 +876,14 @@ cg_record_extractor_run (CgProject              *project,
                          const char             *class_name,
                          GCancellable           *cancellable,
                          CgExtractProgressFunc   progress,
+                         CgExtractSkippedFunc    skipped,
                          gpointer                user_data,
                          GError                **error)
 {
   GPtrArray *classes = cg_site_model_get_classes (model);
   g_autoptr(GPtrArray) missing = NULL;
   Archive archive = { 0 };
+  Skips skips = { skipped, user_data };
   gboolean ok = TRUE;
 
   if (!check_model (project, model, error))
@@ -885,7 +912,7 @@ cg_record_extractor_run (CgProject              *project,
         }
       g_ptr_array_add (missing, klass);
     }
-  if (!learn_classes (project, model, missing, class_name != NULL, cancellable, error))
+  if (!learn_classes (project, model, missing, class_name != NULL, cancellable, &skips, error))
     return FALSE;
 
   archive_init (&archive, project);
@@ -896,7 +923,7 @@ cg_record_extractor_run (CgProject              *project,
 
       if (class_name != NULL && !g_str_equal (class_name, klass->name))
         continue;
-      ok = extract_class (project, model, &archive, klass->name, cancellable, progress, user_data, &local_error);
+      ok = extract_class (project, model, &archive, klass->name, cancellable, progress, &skips, user_data, &local_error);
       /* With every class asked for, those that have no wrapper have no
        * records. */
       if (!ok && class_name == NULL &&

@@ -50,6 +50,15 @@ typedef void (*CgExtractProgressFunc) (const char *class_name,
                                        guint       n_records,
                                        gpointer    user_data);
 
+/* Called on the calling thread for each archived page of @class_name
+ * that cannot be read or parsed (@reason says why): the page is skipped,
+ * and keeps its earlier records. Without one, skipped pages are logged
+ * as warnings. */
+typedef void (*CgExtractSkippedFunc) (const char   *class_name,
+                                      const char   *url,
+                                      const GError *reason,
+                                      gpointer      user_data);
+
 /* Learns and stores the wrapper of @class_name, or of every class of
  * @model when it is NULL (a class where no wrapper can be learned, for
  * lack of pages or of records, is then skipped and keeps no wrapper;
@@ -57,13 +66,15 @@ typedef void (*CgExtractProgressFunc) (const char *class_name,
  * project's store. Stops with G_IO_ERROR_CANCELLED when @cancellable is
  * cancelled, between two classes or two sample pages; the wrappers of the
  * classes already learned are kept. */
-gboolean      cg_record_extractor_learn_cancellable (CgProject         *project,
-                                                     CgSiteModel       *model,
-                                                     const char        *class_name,
-                                                     GCancellable      *cancellable,
-                                                     GError           **error);
+gboolean      cg_record_extractor_learn_cancellable (CgProject            *project,
+                                                     CgSiteModel          *model,
+                                                     const char           *class_name,
+                                                     GCancellable         *cancellable,
+                                                     CgExtractSkippedFunc  skipped,
+                                                     gpointer              user_data,
+                                                     GError              **error);
 
-/* The same, not cancellable. */
+/* The same, not cancellable, logging skipped pages. */
 gboolean      cg_record_extractor_learn       (CgProject              *project,
                                                CgSiteModel            *model,
                                                const char             *class_name,
@@ -90,7 +101,7 @@ gboolean      cg_record_extractor_extract_page (CgProject             *project,
  * from the WARC, one page at a time. Classes of @model that have no
  * stored wrapper yet are learned first; a named class where none can be
  * learned fails. A page whose payload cannot be read or parsed is
- * skipped with a warning in the log and keeps its old records. Stops
+ * skipped, reported to @skipped, and keeps its old records. Stops
  * with G_IO_ERROR_CANCELLED when @cancellable is cancelled (while learning
  * too), keeping the records of the pages already done. */
 gboolean      cg_record_extractor_run         (CgProject              *project,
@@ -98,6 +109,7 @@ gboolean      cg_record_extractor_run         (CgProject              *project,
                                                const char             *class_name,
                                                GCancellable           *cancellable,
                                                CgExtractProgressFunc   progress,
+                                               CgExtractSkippedFunc    skipped,
                                                gpointer                user_data,
                                                GError                **error);
 

@@ -41,6 +41,7 @@ struct _CgSiteExplorer
   CgLearnerParams  params;
   CgSiteModel     *model;
   gint             n_pages;   /* atomic */
+  gint             n_html_pages;   /* atomic: HTML pages fetched whole, the learner's material */
   guint64          n_requests;
   GMainContext    *owner_context;
 
@@ -191,6 +192,8 @@ page (gpointer    user_data,
   if (final_url != NULL && status / 100 == 2 && is_html (content_type))
     {
       CoverageData *data = g_new0 (CoverageData, 1);
+
+      g_atomic_int_inc (&self->n_html_pages);
 
       data->explorer = g_object_ref (self);
       data->requests = ++self->n_requests;
@@ -362,6 +365,19 @@ crawl_finished_cb (CgCrawler      *crawler,
       error = crawl_error != NULL ? g_error_copy (crawl_error)
                                   : g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED,
                                                  _("The exploration was stopped before it could learn a model"));
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0, error);
+      return;
+    }
+
+  /* A site that gave no HTML page (unreachable, refused by robots.txt,
+   * all errors) leaves nothing to learn from: saving an empty model as
+   * its next version would only hide the previous one. */
+  if (g_atomic_int_get (&self->n_html_pages) == 0)
+    {
+      g_autoptr(GError) error = g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED,
+                                             _("No HTML page of %s could be fetched, so there is nothing to learn a model from: see the crawl log in the project’s logs folder"),
+                                             cg_crawler_get_config (crawler)->seeds[0]);
+
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, error);
       return;
     }

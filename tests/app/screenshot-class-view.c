@@ -79,7 +79,7 @@ main (int argc, char **argv)
   if (wrapper == NULL)
     {
       if (!cg_record_extractor_learn (project, model, class_name, &error) ||
-          !cg_record_extractor_run (project, model, class_name, NULL, NULL, NULL, &error))
+          !cg_record_extractor_run (project, model, class_name, NULL, NULL, NULL, NULL, &error))
         g_error ("%s", error->message);
     }
 

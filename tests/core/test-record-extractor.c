@@ -212,7 +212,7 @@ test_extract_all (Fixture       *f,
 
   progress.done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   progress.total = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_assert_true (cg_record_extractor_run (f->project, f->model, NULL, NULL, progress_cb, &progress, &error));
+  g_assert_true (cg_record_extractor_run (f->project, f->model, NULL, NULL, progress_cb, NULL, &progress, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (progress.calls, >, 0);
   counts = cg_record_store_count_by_class (store, model_id, &error);
@@ -422,7 +422,7 @@ test_bad_requests (Fixture       *f,
 
   g_assert_no_error (error);
   /* A class the model does not have. */
-  g_assert_false (cg_record_extractor_run (f->project, f->model, "no-such-class", NULL, NULL, NULL, &error));
+  g_assert_false (cg_record_extractor_run (f->project, f->model, "no-such-class", NULL, NULL, NULL, NULL, &error));
   g_assert_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_NO_CLASS);
   g_assert_nonnull (strstr (error->message, "no-such-class"));
   g_clear_error (&error);
@@ -448,13 +448,13 @@ test_bad_requests (Fixture       *f,
 
   /* A model that is not in the store. */
   cg_site_model_add_class (unsaved, "x", "X");
-  g_assert_false (cg_record_extractor_run (f->project, unsaved, NULL, NULL, NULL, NULL, &error));
+  g_assert_false (cg_record_extractor_run (f->project, unsaved, NULL, NULL, NULL, NULL, NULL, &error));
   g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
   /* Cancelled: learning stores no wrapper, extracting writes no record. */
   g_cancellable_cancel (cancellable);
-  g_assert_false (cg_record_extractor_learn_cancellable (f->project, f->model, NULL, cancellable, &error));
+  g_assert_false (cg_record_extractor_learn_cancellable (f->project, f->model, NULL, cancellable, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
   {
@@ -464,7 +464,7 @@ test_bad_requests (Fixture       *f,
     g_assert_no_error (error);
     g_assert_cmpuint (wrappers->len, ==, 0);
   }
-  g_assert_false (cg_record_extractor_run (f->project, f->model, NULL, cancellable, NULL, NULL, &error));
+  g_assert_false (cg_record_extractor_run (f->project, f->model, NULL, cancellable, NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   {
     g_autoptr(GHashTable) counts = cg_record_store_count_by_class (cg_project_get_store (f->project),
