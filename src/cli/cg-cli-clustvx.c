@@ -11,7 +11,6 @@
 #include "cg-cli.h"
 #include "cg-clustvx.h"
 #include "cg-page-features.h"
-#include "cg-url.h"
 
 /* Saved pages are read whole; a list page is at most a few megabytes. */
 #define MAX_PAGE_SIZE (64 * 1024 * 1024)
@@ -63,26 +62,21 @@ static gboolean
 check_base_url (const char  *url,
                 GError     **error)
 {
-  g_autofree char *scheme = g_uri_parse_scheme (url);
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GUri) uri = cg_cli_parse_url (url, error);
+  const char *scheme;
 
-  if (scheme == NULL ||
-      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0 &&
-       g_ascii_strcasecmp (scheme, "file") != 0))
+  if (uri == NULL)
+    {
+      /* The option is named: the file is the command's other argument. */
+      g_prefix_error (error, "--url: ");
+      return FALSE;
+    }
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0 &&
+      g_ascii_strcasecmp (scheme, "file") != 0)
     {
       g_set_error (error, G_URI_ERROR, G_URI_ERROR_BAD_SCHEME,
                    _("--url “%s” is not an absolute http, https or file URL"), url);
-      return FALSE;
-    }
-  if (g_ascii_strcasecmp (scheme, "file") == 0)
-    uri = g_uri_parse (url, G_URI_FLAGS_NONE, &local_error);
-  else
-    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, &local_error);
-  if (uri == NULL)
-    {
-      g_set_error (error, G_URI_ERROR, G_URI_ERROR_FAILED,
-                   _("--url “%s” is not a valid URL: %s"), url, local_error->message);
       return FALSE;
     }
   return TRUE;

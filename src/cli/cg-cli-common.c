@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cg-cli.h"
+#include "cg-url.h"
 
 void
 cg_cli_init (void)
@@ -174,4 +175,41 @@ cg_cli_parse_seconds (const char *option,
     }
   *out_seconds = value;
   return TRUE;
+}
+
+GUri *
+cg_cli_parse_url (const char  *url,
+                  GError     **error)
+{
+  g_autofree char *scheme = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GUri *uri;
+
+  if (!g_utf8_validate (url, -1, NULL))
+    {
+      g_autofree char *shown = g_strescape (url, NULL);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("The URL “%s” is not valid UTF-8 (its bytes are shown escaped)"), shown);
+      return NULL;
+    }
+  scheme = g_uri_parse_scheme (url);
+  if (scheme == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not an absolute URL such as https://example.org/"), url);
+      return NULL;
+    }
+  /* http(s) URLs as the crawler takes them (a host, a sane length). */
+  if (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0)
+    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, &local_error);
+  else
+    uri = g_uri_parse (url, G_URI_FLAGS_NONE, &local_error);
+  if (uri == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("The URL “%s” cannot be parsed: %s"), url, local_error->message);
+      return NULL;
+    }
+  return uri;
 }

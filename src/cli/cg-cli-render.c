@@ -18,7 +18,6 @@
 #include "cg-display.h"
 #include "cg-json.h"
 #include "cg-renderer-pool.h"
-#include "cg-url.h"
 
 /* A list of URLs given in a file is read up to this size. */
 #define MAX_URL_LIST_SIZE (64 * 1024 * 1024)
@@ -236,47 +235,6 @@ read_url_list (const char  *path,
   return g_strv_builder_end (builder);
 }
 
-/* A URL given on the command line is checked before anything starts: one
- * that is not text or not a URL at all is a mistake in the command, and
- * WebKit would not even try to load it (the render would only time out).
- * Whether its scheme can be rendered is left to the renderer, which
- * refuses it like any page that fails. */
-static gboolean
-check_url_argument (const char  *url,
-                    GError     **error)
-{
-  g_autofree char *scheme = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GUri) uri = NULL;
-
-  if (!g_utf8_validate (url, -1, NULL))
-    {
-      g_autofree char *shown = g_strescape (url, NULL);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("The URL “%s” is not valid UTF-8 (its bytes are shown escaped)"), shown);
-      return FALSE;
-    }
-  scheme = g_uri_parse_scheme (url);
-  if (scheme == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not an absolute URL such as https://example.org/"), url);
-      return FALSE;
-    }
-  if (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0)
-    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, &local_error);
-  else
-    uri = g_uri_parse (url, G_URI_FLAGS_NONE, &local_error);
-  if (uri == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("The URL “%s” cannot be parsed: %s"), url, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static gboolean
 parse_viewport (const char *text,
                 guint      *width,
@@ -409,7 +367,11 @@ cg_cli_render (int    argc,
 
     for (int i = 1; i < argc; i++)
       {
-        if (!check_url_argument (argv[i], &error))
+        g_autoptr(GUri) uri = cg_cli_parse_url (argv[i], &error);
+
+        /* Whether its scheme can be rendered is left to the renderer,
+         * which refuses it like any page that fails. */
+        if (uri == NULL)
           {
             cg_cli_print_error ("%s", error->message);
             return CG_CLI_EXIT_USAGE;

@@ -58,6 +58,13 @@ gboolean cg_cli_parse_options (GOptionContext  *context,
 void     cg_cli_print_error   (const char      *format,
                                ...) G_GNUC_PRINTF (1, 2);
 
+/* Parses a URL given on the command line, failing with an error that
+ * names it when it is not UTF-8, not absolute or not a URL (http and
+ * https ones as the crawler takes them). Its scheme is the caller's to
+ * check. */
+GUri    *cg_cli_parse_url     (const char      *url,
+                               GError         **error);
+
 /* Reads @text, the value of @option, as a finite decimal number of 0 or
  * more; prints the usage error naming @option and returns FALSE if it is
  * not one. */
