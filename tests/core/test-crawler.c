@@ -1758,7 +1758,10 @@ test_unusable_settings (Fixture       *f,
           config->seeds = g_strdupv (strv);
         }
       else if (g_str_equal (cases[i].field, "exclude"))
-        config->exclude_regexes = g_strdupv (strv);
+        {
+          g_strfreev (config->exclude_regexes);
+          config->exclude_regexes = g_strdupv (strv);
+        }
       else
         {
           g_free (config->warc_prefix);
