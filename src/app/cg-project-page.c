@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cg-class-sampler.h"
+#include "cg-json.h"
 #include "cg-project-page.h"
 #include "cg-record-store.h"
 
@@ -1178,19 +1179,24 @@ read_explore_extras (const char      *json,
                      CgLearnerParams *params,
                      gboolean        *javascript)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
+  JsonNode *member;
 
   cg_learner_params_init (params);
   *javascript = TRUE;
-  if (!json_parser_load_from_data (parser, json, -1, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* Stored with the crawl, where anything could have been written: what
+   * is not of the right type keeps its default. */
+  root = cg_json_parse (json, -1, NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return;
-  object = json_node_get_object (json_parser_get_root (parser));
-  if (json_object_has_member (object, "sample_size"))
-    params->max_pages = (guint) CLAMP (json_object_get_int_member (object, "sample_size"), 1, CG_LEARNER_MAX_PAGES);
-  if (json_object_has_member (object, "javascript"))
-    *javascript = json_object_get_boolean_member (object, "javascript");
+  object = json_node_get_object (root);
+  member = json_object_get_member (object, "sample_size");
+  if (member != NULL && JSON_NODE_HOLDS_VALUE (member) && json_node_get_value_type (member) == G_TYPE_INT64)
+    params->max_pages = (guint) CLAMP (json_node_get_int (member), 1, CG_LEARNER_MAX_PAGES);
+  member = json_object_get_member (object, "javascript");
+  if (member != NULL && JSON_NODE_HOLDS_VALUE (member) && json_node_get_value_type (member) == G_TYPE_BOOLEAN)
+    *javascript = json_node_get_boolean (member);
 }
 
 /* An exploration the dialog recorded but that never ran is only a

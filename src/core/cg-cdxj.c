@@ -399,12 +399,11 @@ cg_cdxj_parse_line (const char  *line,
                     GError     **error)
 {
   g_autoptr(CgCdxjEntry) entry = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) json_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
   const char *first_space;
   const char *second_space;
-  JsonNode *root;
   JsonObject *object;
   const char *value;
   guint64 number;
@@ -433,13 +432,14 @@ cg_cdxj_parse_line (const char  *line,
       return NULL;
     }
 
-  if (!json_parser_load_from_data (parser, second_space + 1, -1, &json_error))
+  /* An index beside a WARC file may come from another tool. */
+  root = cg_json_parse (second_space + 1, -1, &json_error);
+  if (root == NULL)
     {
       index_error (error, text, json_error->message);
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       index_error (error, text, _("the JSON part is not an object"));
       return NULL;

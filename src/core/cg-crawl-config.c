@@ -343,19 +343,18 @@ CgCrawlConfig *
 cg_crawl_config_from_json (const char  *json,
                            GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
-  JsonNode *root;
   const char *text;
 
-  if (!json_parser_load_from_data (parser, json, -1, error))
+  root = cg_json_parse (json, -1, error);
+  if (root == NULL)
     {
       g_prefix_error (error, _("The crawl settings are not valid JSON: "));
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || JSON_NODE_TYPE (root) != JSON_NODE_OBJECT)
+  if (JSON_NODE_TYPE (root) != JSON_NODE_OBJECT)
     {
       invalid (error, _("The crawl settings are not a JSON object"));
       return NULL;

@@ -13,6 +13,7 @@
 #include <libxml/xpathInternals.h>
 
 #include "cg-dom-path.h"
+#include "cg-json.h"
 
 /* XPath expressions come from learned models and hand-written crawl specs;
  * none is anywhere near this long. */
@@ -752,10 +753,9 @@ CgDomPath *
 cg_dom_path_new_from_json (const char  *json,
                            GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(CgDomPath) path = NULL;
   g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonArray *steps;
   guint n;
 
@@ -768,14 +768,14 @@ cg_dom_path_new_from_json (const char  *json,
                    _("Invalid DOM path: longer than %d bytes"), MAX_JSON_LENGTH);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, json, -1, &local_error))
+  root = cg_json_parse (json, -1, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, CG_DOM_PATH_ERROR, CG_DOM_PATH_ERROR_INVALID_JSON,
                    _("Invalid DOM path: %s"), local_error->message);
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+  if (!JSON_NODE_HOLDS_ARRAY (root))
     {
       g_set_error (error, CG_DOM_PATH_ERROR, CG_DOM_PATH_ERROR_INVALID_JSON,
                    _("Invalid DOM path: not a list of steps"));

@@ -12,6 +12,7 @@
 
 #include "cg-harvest-report.h"
 #include "cg-harvester.h"
+#include "cg-json.h"
 
 typedef struct {
   char     *class_name;   /* NULL: unclassified */
@@ -109,36 +110,34 @@ count_fetches (CgStore     *store,
 
 /* The state the harvester keeps of the harvest @crawl_id (see
  * cg-harvester.c), or NULL when it cannot be read. */
-static JsonObject *
+static JsonNode *
 harvest_state (CgProject   *project,
-               gint64       crawl_id,
-               JsonParser  *parser)
+               gint64       crawl_id)
 {
   g_autofree char *name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".json", crawl_id);
   g_autofree char *path = g_build_filename (cg_project_get_folder (project), "harvests", name, NULL);
-  JsonNode *root;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
-  if (!json_parser_load_from_file (parser, path, NULL))
+  /* The state is a file in the project folder, which a person can edit. */
+  if (!g_file_get_contents (path, &text, NULL, NULL) ||
+      (root = cg_json_parse (text, -1, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return NULL;
-  return json_node_get_object (root);
+  return g_steal_pointer (&root);
 }
 
 gint64
 cg_harvest_get_reused_crawl (CgProject *project,
                              gint64     crawl_id)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *state;
+  g_autoptr(JsonNode) state = NULL;
   JsonNode *node;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), 0);
 
-  if (crawl_id <= 0 || (state = harvest_state (project, crawl_id, parser)) == NULL)
+  if (crawl_id <= 0 || (state = harvest_state (project, crawl_id)) == NULL)
     return 0;
-  node = json_object_get_member (state, "reused_crawl");
+  node = json_object_get_member (json_node_get_object (state), "reused_crawl");
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
     return 0;
   return MAX (json_node_get_int (node), 0);
@@ -181,9 +180,8 @@ static gboolean
 harvest_was_conditional (CgProject *project,
                          gint64     crawl_id)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *state = harvest_state (project, crawl_id, parser);
-  JsonNode *options = state != NULL ? json_object_get_member (state, "options") : NULL;
+  g_autoptr(JsonNode) state = harvest_state (project, crawl_id);
+  JsonNode *options = state != NULL ? json_object_get_member (json_node_get_object (state), "options") : NULL;
 
   if (options == NULL || !JSON_NODE_HOLDS_OBJECT (options))
     return TRUE;

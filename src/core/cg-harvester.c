@@ -98,6 +98,7 @@
 #include "cg-dispatch.h"
 #include "cg-fetcher.h"
 #include "cg-harvester.h"
+#include "cg-json.h"
 #include "cg-links.h"
 #include "cg-nav-patterns.h"
 #include "cg-page-classifier.h"
@@ -319,27 +320,27 @@ CgHarvestOptions *
 cg_harvest_options_from_json (const char  *json,
                               GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(CgHarvestOptions) options = cg_harvest_options_new ();
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
   JsonNode *node;
   const char *strategy;
 
-  if (!json_parser_load_from_data (parser, json, -1, &local_error))
+  root = cg_json_parse (json, -1, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID,
                    _("The harvest options cannot be read: %s"), local_error->message);
       return NULL;
     }
-  node = json_parser_get_root (parser);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID,
                    _("The harvest options are not a JSON object"));
       return NULL;
     }
-  object = json_node_get_object (node);
+  object = json_node_get_object (root);
   strategy = json_object_get_string_member_with_default (object, "strategy", "classes");
   if (!cg_harvest_strategy_from_string (strategy, &options->strategy))
     {
@@ -2963,11 +2964,11 @@ cg_harvester_new_for_crawl (CgProject  *project,
                             GError    **error)
 {
   g_autoptr(CgHarvester) self = g_object_new (CG_TYPE_HARVESTER, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *state_text = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *options_json = NULL;
   JsonObject *state;
-  JsonNode *root;
   CgCrawlDriver driver;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
@@ -2975,8 +2976,9 @@ cg_harvester_new_for_crawl (CgProject  *project,
   self->project = g_object_ref (project);
   self->crawl_id = crawl_id;
   self->state_path = state_path_for (project, crawl_id);
-  if (!json_parser_load_from_file (parser, self->state_path, &local_error) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  /* The state is a file in the project folder, which a person can edit. */
+  if (!g_file_get_contents (self->state_path, &state_text, NULL, &local_error) ||
+      (root = cg_json_parse (state_text, -1, &local_error)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
                    _("Crawl %" PRId64 " of “%s” is not a harvest that can be resumed: %s"),

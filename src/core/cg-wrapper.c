@@ -16,6 +16,7 @@
 #include "cg-text.h"
 #include "cg-url.h"
 #include "cg-wrapper.h"
+#include "cg-json.h"
 
 G_DEFINE_QUARK (cg-wrapper-error-quark, cg_wrapper_error)
 
@@ -1357,12 +1358,12 @@ CgWrapper *
 cg_wrapper_new_from_json (const char  *json,
                           GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
   g_autoptr(CgWrapper) self = NULL;
+  g_autoptr(JsonNode) root = NULL;
   htmlDocPtr empty;
   JsonObject *object;
-  JsonNode *root, *regions;
+  JsonNode *regions;
   const char *kind_name;
   CgWrapperKind kind;
   guint n_regions;
@@ -1375,14 +1376,14 @@ cg_wrapper_new_from_json (const char  *json,
                    _("The wrapper definition is larger than %d bytes"), CG_WRAPPER_MAX_JSON_SIZE);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, json, -1, &local_error))
+  root = cg_json_parse (json, -1, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, CG_WRAPPER_ERROR, CG_WRAPPER_ERROR_INVALID_JSON,
                    _("The wrapper definition is not JSON: %s"), local_error->message);
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, CG_WRAPPER_ERROR, CG_WRAPPER_ERROR_INVALID_JSON,
                    _("The wrapper definition is not a JSON object"));

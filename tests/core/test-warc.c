@@ -1618,6 +1618,26 @@ test_cdxj_bad_lines (void)
       g_assert_null (entry);
       g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_BAD_INDEX);
     }
+
+  /* An index beside a WARC file may come from another tool: a line whose
+   * JSON nests 100,000 levels deep is refused, not recursed into until the
+   * stack overflows. */
+  {
+    GString *deep = g_string_new ("com,example)/ 20260101000000 {\"url\":");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CgCdxjEntry) entry = NULL;
+
+    for (guint i = 0; i < 100000; i++)
+      g_string_append_c (deep, '[');
+    for (guint i = 0; i < 100000; i++)
+      g_string_append_c (deep, ']');
+    g_string_append_c (deep, '}');
+    entry = cg_cdxj_parse_line (deep->str, &error);
+    g_assert_null (entry);
+    g_assert_error (error, CG_WARC_ERROR, CG_WARC_ERROR_BAD_INDEX);
+    g_assert_nonnull (strstr (error->message, "levels deep"));
+    g_string_free (deep, TRUE);
+  }
 }
 
 /* Values that need escaping in the JSON block come back as they were
