@@ -531,11 +531,15 @@ typedef struct {
   int           version;
   CgPipeline   *pipeline;   /* for progress only; the task keeps it alive */
   GMainContext *context;    /* where progress is reported */
+  /* Written by the worker thread only, read once its task is over. */
+  guint         n_skipped;
+  char         *first_skip;
 } ExtractJob;
 
 static void
 extract_job_free (ExtractJob *job)
 {
+  g_free (job->first_skip);
   g_free (job->folder);
   g_free (job->site);
   g_main_context_unref (job->context);
@@ -595,6 +599,21 @@ extract_progress (const char *class_name,
     cg_dispatch_to_context (job->context, emit_progress_cb, g_object_ref (self), g_object_unref);
 }
 
+/* Called in the worker thread for a page that cannot be read: the pages
+ * are counted and the first reason kept, for one warning at the end (a
+ * missing WARC file makes every page of it unreadable). */
+static void
+extract_skipped (const char   *class_name,
+                 const char   *url,
+                 const GError *reason,
+                 gpointer      user_data)
+{
+  ExtractJob *job = user_data;
+
+  if (job->n_skipped++ == 0)
+    job->first_skip = g_strdup (reason->message);
+}
+
 static void
 extract_thread (GTask        *task,
                 gpointer      source,
@@ -612,7 +631,7 @@ extract_thread (GTask        *task,
   if (project != NULL)
     model = cg_site_model_load (cg_project_get_store (project), job->site, job->version, &error);
   if (model == NULL ||
-      !cg_record_extractor_run (project, model, NULL, cancellable, extract_progress, NULL, job, &error))
+      !cg_record_extractor_run (project, model, NULL, cancellable, extract_progress, extract_skipped, job, &error))
     {
       g_task_return_error (task, error);
       return;
@@ -626,9 +645,23 @@ extracted_cb (GObject      *source,
               gpointer      user_data)
 {
   CgPipeline *self = CG_PIPELINE (source);
+  ExtractJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   g_autoptr(CgSiteModel) model = g_object_ref (self->model);
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+
+  if (job->n_skipped > 0)
+    {
+      g_autofree char *message = NULL;
+
+      /* Translators: the first %u is a number of pages, the %s the reason the first one could not be read. */
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%u archived page could not be read and kept its earlier records: %s",
+                                              "%u archived pages could not be read and kept their earlier records; the first: %s",
+                                              job->n_skipped),
+                                 job->n_skipped, job->first_skip);
+      g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
+    }
 
   /* Records of the pages done are kept even when the rest was not. */
   g_signal_emit (self, signals[SIGNAL_RECORDS_CHANGED], 0, model);

@@ -475,6 +475,89 @@ test_bad_requests (Fixture       *f,
   xmlFreeDoc (doc);
 }
 
+typedef struct {
+  guint       calls;
+  GHashTable *urls;   /* URL → reason */
+} Skipped;
+
+static void
+skipped_cb (const char   *class_name,
+            const char   *url,
+            const GError *reason,
+            gpointer      user_data)
+{
+  Skipped *skipped = user_data;
+
+  skipped->calls++;
+  g_assert_nonnull (class_name);
+  g_hash_table_replace (skipped->urls, g_strdup (url), g_strdup (reason->message));
+}
+
+/* With the project's WARC files gone, every archived page is reported to
+ * the skipped function (not logged as a GLib warning, which the test
+ * would take as a failure), with a reason naming it, and the records
+ * extracted before stay. */
+static void
+test_archive_gone (Fixture       *f,
+                   gconstpointer  data)
+{
+  CgStore *store = cg_project_get_store (f->project);
+  gint64 model_id = cg_site_model_get_id (f->model);
+  g_autofree char *warc_dir = cg_project_get_warc_dir (f->project);
+  g_autoptr(GHashTable) before = NULL;
+  g_autoptr(GHashTable) after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  Skipped skipped = { 0 };
+  GHashTableIter iter;
+  gpointer url, reason;
+  const char *name;
+  guint n_labelled = 0;
+
+  g_assert_true (cg_record_extractor_run (f->project, f->model, NULL, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  before = cg_record_store_count_by_class (store, model_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (before), >, 0);
+
+  dir = g_dir_open (warc_dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (warc_dir, name, NULL);
+
+      if (g_str_has_suffix (name, ".warc.gz"))
+        g_assert_cmpint (g_remove (path), ==, 0);
+    }
+
+  skipped.urls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_assert_true (cg_record_extractor_run (f->project, f->model, NULL, NULL, NULL, skipped_cb, &skipped, &error));
+  g_assert_no_error (error);
+
+  for (guint c = 0; c < cg_site_model_get_classes (f->model)->len; c++)
+    {
+      CgPageClass *klass = g_ptr_array_index (cg_site_model_get_classes (f->model), c);
+      g_autoptr(CgStoredWrapper) wrapper = cg_record_store_load_wrapper (store, model_id, klass->name, NULL);
+
+      if (wrapper != NULL)
+        n_labelled += count_labelled (f, klass->name);
+    }
+  g_assert_cmpuint (n_labelled, >, 0);
+  /* Every page of a class with a wrapper, once. */
+  g_assert_cmpuint (skipped.calls, ==, n_labelled);
+  g_assert_cmpuint (g_hash_table_size (skipped.urls), ==, n_labelled);
+  g_hash_table_iter_init (&iter, skipped.urls);
+  while (g_hash_table_iter_next (&iter, &url, &reason))
+    g_assert_nonnull (strstr (reason, url));
+
+  after = cg_record_store_count_by_class (store, model_id, &error);
+  g_assert_no_error (error);
+  g_hash_table_iter_init (&iter, before);
+  while (g_hash_table_iter_next (&iter, &url, &reason))
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (after, url)), ==, GPOINTER_TO_UINT (reason));
+  g_hash_table_unref (skipped.urls);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -482,5 +565,6 @@ main (int argc, char *argv[])
   g_test_add ("/record-extractor/extract-all", Fixture, NULL, fixture_set_up, test_extract_all, fixture_tear_down);
   g_test_add ("/record-extractor/extract-page", Fixture, NULL, fixture_set_up, test_extract_page, fixture_tear_down);
   g_test_add ("/record-extractor/bad-requests", Fixture, NULL, fixture_set_up, test_bad_requests, fixture_tear_down);
+  g_test_add ("/record-extractor/archive-gone", Fixture, NULL, fixture_set_up, test_archive_gone, fixture_tear_down);
   return g_test_run ();
 }
