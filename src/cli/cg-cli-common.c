@@ -105,7 +105,7 @@ cg_cli_read_file (const char  *path,
                   gsize       *out_length,
                   GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GByteArray) contents = g_byte_array_new ();
   g_autoptr(GError) local_error = NULL;

@@ -72,7 +72,7 @@ gboolean cg_cli_parse_seconds (const char      *option,
                                const char      *text,
                                double          *out_seconds);
 
-/* Reads the whole file @path (a path or URI, "-" is not special) into a
+/* Reads the whole file @path (a path, never a URI) into a
  * NUL-terminated buffer, failing with an error that names it when it
  * cannot be read or holds more than @max_size bytes. */
 gboolean cg_cli_read_file     (const char      *path,
