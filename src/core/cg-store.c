@@ -225,23 +225,39 @@ cg_store_init (CgStore *self)
 {
 }
 
+/* The error for SQLite's result @code, with SQLite's @message. */
+static gboolean
+set_sql_error_message (GError     **error,
+                       const char  *path,
+                       int          code,
+                       const char  *message)
+{
+  int primary = code & 0xff;
+
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT,
+                 _("The project database “%s” is damaged: %s"), path, message);
+  /* SQLite's own words ("attempt to write a readonly database") do not
+   * say that reading a project writes to it too: WAL mode keeps its
+   * shared memory and journal beside the database. */
+  else if (primary == SQLITE_READONLY || primary == SQLITE_PERM || primary == SQLITE_CANTOPEN)
+    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                 _("The project database “%s” cannot be written (%s): Cartograph needs to write to a "
+                   "project’s folder even to read it, so check that folder’s permissions"),
+                 path, message);
+  else
+    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                 _("Database error in “%s”: %s"), path, message);
+  return FALSE;
+}
+
 static gboolean
 set_sql_error (GError     **error,
                sqlite3     *db,
                const char  *path,
                int          code)
 {
-  int primary = code & 0xff;
-
-  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
-    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT,
-                 _("The project database “%s” is damaged: %s"),
-                 path, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
-  else
-    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
-                 _("Database error in “%s”: %s"),
-                 path, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
-  return FALSE;
+  return set_sql_error_message (error, path, code, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
 }
 
 int
@@ -358,10 +374,7 @@ cg_store_exec (CgStore     *self,
   rc = sqlite3_exec (self->db, sql, NULL, NULL, &message);
   if (rc != SQLITE_OK)
     {
-      g_set_error (error, CG_STORE_ERROR,
-                   (rc & 0xff) == SQLITE_CORRUPT ? CG_STORE_ERROR_CORRUPT : CG_STORE_ERROR_SQL,
-                   _("Database error in “%s”: %s"),
-                   self->path, message != NULL ? message : sqlite3_errstr (rc));
+      set_sql_error_message (error, self->path, rc, message != NULL ? message : sqlite3_errstr (rc));
       sqlite3_free (message);
       return FALSE;
     }

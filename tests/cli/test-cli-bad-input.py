@@ -8,9 +8,10 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
 import tempfile
 
-from clitest import check, demo_site, finish, run
+from clitest import CLI, check, demo_site, finish, run
 
 
 def crawls_of(project):
@@ -129,6 +130,31 @@ with demo_site() as url:
         check("an unwritable output is named", result.returncode == 1 and "Cannot write “/dev/full/x”" in result.stderr)
         result = run("compare", "--project", project, "--site", url, "abc", "1")
         check("compare names a version that is no number", refused(result, "“abc” is not a model version number"))
+        # A project the user may not write to: reading it writes too (WAL).
+        # Root writes anywhere, so the command runs as nobody then.
+        readonly = os.path.join(tmp, "readonly")
+        shutil.copytree(project, readonly)
+        os.chmod(tmp, 0o755)
+        for folder, dirs, files in os.walk(readonly):
+            for name in files:
+                os.chmod(os.path.join(folder, name), 0o444)
+            os.chmod(folder, 0o555)
+        command = ["export", "--project", readonly, "--what", "model"]
+        as_nobody = ["runuser", "-u", "nobody", "--", CLI] if os.geteuid() == 0 else None
+        if as_nobody is not None and subprocess.run(as_nobody + ["--version"], capture_output=True,
+                                                    timeout=60, cwd="/").returncode != 0:
+            # The build lies where nobody cannot run it (a home folder).
+            print("ok - a project that cannot be written is said to be so # SKIP nobody cannot run the CLI here")
+        else:
+            if as_nobody is not None:
+                result = subprocess.run(as_nobody + command, capture_output=True, text=True, timeout=60, cwd="/")
+            else:
+                result = run(*command)
+            check("a project that cannot be written is said to be so",
+                  result.returncode == 1 and "cannot be written" in result.stderr and "permissions" in result.stderr)
+        for folder, dirs, files in os.walk(readonly):
+            os.chmod(folder, 0o755)
+
         a_file = os.path.join(tmp, "a-file")
         with open(a_file, "w") as f:
             f.write("not a project\n")
