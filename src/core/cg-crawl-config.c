@@ -164,6 +164,38 @@ check_texts (const char  *setting,
   return TRUE;
 }
 
+/**
+ * cg_crawl_config_build_scope:
+ *
+ * The scope and limits @config describes: its seeds, SURT prefixes,
+ * include and exclude regexes, depth, requisites and limits.
+ */
+CgScope *
+cg_crawl_config_build_scope (const CgCrawlConfig  *config,
+                             GError              **error)
+{
+  g_autoptr(CgScope) scope = cg_scope_new (config->scope_mode);
+
+  for (guint i = 0; config->seeds != NULL && config->seeds[i] != NULL; i++)
+    if (!cg_scope_add_seed (scope, config->seeds[i], error))
+      return NULL;
+  for (guint i = 0; config->surt_prefixes != NULL && config->surt_prefixes[i] != NULL; i++)
+    if (!cg_scope_add_surt_prefix (scope, config->surt_prefixes[i], error))
+      return NULL;
+  for (guint i = 0; config->include_regexes != NULL && config->include_regexes[i] != NULL; i++)
+    if (!cg_scope_add_include_regex (scope, config->include_regexes[i], error))
+      return NULL;
+  for (guint i = 0; config->exclude_regexes != NULL && config->exclude_regexes[i] != NULL; i++)
+    if (!cg_scope_add_exclude_regex (scope, config->exclude_regexes[i], error))
+      return NULL;
+  cg_scope_set_max_depth (scope, config->max_depth);
+  cg_scope_set_fetch_requisites (scope, config->requisites);
+  cg_scope_set_max_pages (scope, config->max_pages);
+  cg_scope_set_max_bytes (scope, config->max_bytes);
+  cg_scope_set_max_duration (scope, config->max_duration);
+  return g_steal_pointer (&scope);
+}
+
 /* Checks everything that can be checked before the crawl starts, so that a
  * mistake is reported at once and names the setting, and a crawl that
  * could not run is never recorded. */
@@ -172,7 +204,7 @@ cg_crawl_config_validate (const CgCrawlConfig  *config,
                           GError              **error)
 {
   g_autoptr(CgBandwidth) bandwidth = cg_bandwidth_new ();
-  g_autoptr(CgScope) scope = cg_scope_new (config->scope_mode);
+  g_autoptr(CgScope) scope = NULL;
   g_autoptr(GError) local_error = NULL;
 
   if (config->seeds == NULL || config->seeds[0] == NULL)
@@ -194,15 +226,11 @@ cg_crawl_config_validate (const CgCrawlConfig  *config,
       if (normal == NULL)
         return invalid (error, _("Seed %u: %s"), i + 1, local_error->message);
     }
-  for (guint i = 0; config->include_regexes != NULL && config->include_regexes[i] != NULL; i++)
-    if (!cg_scope_add_include_regex (scope, config->include_regexes[i], error))
-      return FALSE;
-  for (guint i = 0; config->exclude_regexes != NULL && config->exclude_regexes[i] != NULL; i++)
-    if (!cg_scope_add_exclude_regex (scope, config->exclude_regexes[i], error))
-      return FALSE;
-  for (guint i = 0; config->surt_prefixes != NULL && config->surt_prefixes[i] != NULL; i++)
-    if (!cg_scope_add_surt_prefix (scope, config->surt_prefixes[i], error))
-      return FALSE;
+  /* The seeds are good URLs by now: what can fail here is a SURT prefix
+   * or a regex, reported as the crawl would. */
+  scope = cg_crawl_config_build_scope (config, error);
+  if (scope == NULL)
+    return FALSE;
   if (!cg_bandwidth_set_schedule (bandwidth, config->bandwidth, error))
     return FALSE;
   /* NaN passes every comparison, and infinity cannot be stored as JSON. */

@@ -66,6 +66,8 @@ GQuark         cg_crawl_config_error_quark (void);
 CgCrawlConfig *cg_crawl_config_new        (void);
 CgCrawlConfig *cg_crawl_config_copy       (const CgCrawlConfig *config);
 void           cg_crawl_config_free       (CgCrawlConfig       *config);
+CgScope       *cg_crawl_config_build_scope (const CgCrawlConfig *config,
+                                           GError             **error);
 gboolean       cg_crawl_config_validate   (const CgCrawlConfig *config,
                                            GError             **error);
 char          *cg_crawl_config_to_json    (const CgCrawlConfig *config);

@@ -2320,32 +2320,6 @@ set_crawl_state (CgStore     *store,
   return cg_store_step_done (store, stmt, error);
 }
 
-static CgScope *
-build_scope (const CgCrawlConfig  *config,
-             GError              **error)
-{
-  g_autoptr(CgScope) scope = cg_scope_new (config->scope_mode);
-
-  for (guint i = 0; config->seeds[i] != NULL; i++)
-    if (!cg_scope_add_seed (scope, config->seeds[i], error))
-      return NULL;
-  for (guint i = 0; config->surt_prefixes[i] != NULL; i++)
-    if (!cg_scope_add_surt_prefix (scope, config->surt_prefixes[i], error))
-      return NULL;
-  for (guint i = 0; config->include_regexes[i] != NULL; i++)
-    if (!cg_scope_add_include_regex (scope, config->include_regexes[i], error))
-      return NULL;
-  for (guint i = 0; config->exclude_regexes[i] != NULL; i++)
-    if (!cg_scope_add_exclude_regex (scope, config->exclude_regexes[i], error))
-      return NULL;
-  cg_scope_set_max_depth (scope, config->max_depth);
-  cg_scope_set_fetch_requisites (scope, config->requisites);
-  cg_scope_set_max_pages (scope, config->max_pages);
-  cg_scope_set_max_bytes (scope, config->max_bytes);
-  cg_scope_set_max_duration (scope, config->max_duration);
-  return g_steal_pointer (&scope);
-}
-
 static gboolean
 set_up_run (CrawlRun  *run,
             GError   **error)
@@ -2387,7 +2361,7 @@ set_up_run (CrawlRun  *run,
   if (run->frontier == NULL)
     return FALSE;
 
-  run->scope = build_scope (config, error);
+  run->scope = cg_crawl_config_build_scope (config, error);
   if (run->scope == NULL)
     return FALSE;
   if (!restore_counters (run, error))

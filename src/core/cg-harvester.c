@@ -2667,23 +2667,18 @@ make_driver (CgHarvester *self)
   return driver;
 }
 
-/* Whether @sample_url is in the scope that the seeds of @config make,
- * with a depth of one link (the sample is a page of the site, not a seed
- * of its own). */
+/* Whether @sample_url is in the scope of @config, reached by a link from
+ * a seed (the sample is a page of the site, not a seed of its own). */
 static gboolean
 sample_is_in_scope (const CgCrawlConfig  *config,
                     const char           *sample_url,
                     GError              **error)
 {
-  g_autoptr(CgScope) scope = cg_scope_new (config->scope_mode);
+  g_autoptr(CgScope) scope = cg_crawl_config_build_scope (config, error);
   CgScopeVerdict verdict;
 
-  for (guint i = 0; config->seeds[i] != NULL; i++)
-    if (!cg_scope_add_seed (scope, config->seeds[i], error))
-      return FALSE;
-  for (guint i = 0; config->surt_prefixes != NULL && config->surt_prefixes[i] != NULL; i++)
-    if (!cg_scope_add_surt_prefix (scope, config->surt_prefixes[i], error))
-      return FALSE;
+  if (scope == NULL)
+    return FALSE;
   verdict = cg_scope_check (scope, sample_url, 1, CG_HOP_NAVLINK, NULL);
   if (verdict == CG_SCOPE_IN_SCOPE)
     return TRUE;
