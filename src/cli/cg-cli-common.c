@@ -10,7 +10,6 @@
 #include <locale.h>
 #include <math.h>
 #include <gio/gio.h>
-#include <string.h>
 #include <glib/gi18n.h>
 
 #include "cg-cli.h"
@@ -162,11 +161,10 @@ cg_cli_parse_seconds (const char *option,
   double value;
 
   /* GOption's own double parser takes "inf" and "nan", which would pass
-   * every later comparison or could not be stored; this takes decimal
+   * every later comparison or could not be stored; this takes finite
    * numbers only. */
   value = text != NULL && *text != '\0' ? g_ascii_strtod (text, &end) : NAN;
-  if (end == NULL || *end != '\0' || !isfinite (value) || value < 0 ||
-      strpbrk (text, "iInN") != NULL)
+  if (end == NULL || *end != '\0' || !isfinite (value) || value < 0)
     {
       g_autofree char *shown = g_utf8_make_valid (text != NULL ? text : "", -1);
 
