@@ -153,7 +153,7 @@ cg_cli_clustvx (int    argc,
       "repeated records, best first, and each record’s items. FILE is a page as fetched, or "
       "the decorated page that “cartograph-cli render --html” writes, whose boxes and fonts "
       "are then used."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

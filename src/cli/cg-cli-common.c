@@ -39,6 +39,87 @@ cg_cli_print_error (const char *format,
   g_printerr (_("cartograph-cli: %s\n"), message);
 }
 
+/* Integer options are read here rather than by GOption, which reads them
+ * with strtol() in base 0: "--max-depth 010" would be 8 and "0x10" 16,
+ * where a user means ten and ten is what every other tool reads. One
+ * command runs per process, so its options can be kept in a list of the
+ * process. */
+typedef struct {
+  char        short_name;
+  const char *long_name;
+  GOptionArg  arg;
+  gpointer    arg_data;
+} IntegerOption;
+
+static GArray *integer_options;
+
+static gboolean
+parse_integer_cb (const char  *option_name,
+                  const char  *value,
+                  gpointer     user_data,
+                  GError     **error)
+{
+  const IntegerOption *option = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  gint64 min, max, number;
+
+  for (guint i = 0; integer_options != NULL && i < integer_options->len && option == NULL; i++)
+    {
+      const IntegerOption *candidate = &g_array_index (integer_options, IntegerOption, i);
+
+      if (g_str_has_prefix (option_name, "--") ? g_strcmp0 (option_name + 2, candidate->long_name) == 0
+                                               : option_name[1] == candidate->short_name)
+        option = candidate;
+    }
+  g_return_val_if_fail (option != NULL, FALSE);
+
+  min = option->arg == G_OPTION_ARG_INT ? G_MININT : G_MININT64;
+  max = option->arg == G_OPTION_ARG_INT ? G_MAXINT : G_MAXINT64;
+  if (!g_ascii_string_to_signed (value, 10, min, max, &number, &parse_error))
+    {
+      if (g_error_matches (parse_error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     /* Translators: e.g. "--port: 99999999999 is out of range". */
+                     _("%s: %s is out of range"), option_name, value);
+      else
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     /* Translators: e.g. "--max-depth wants a whole number written in decimal, not “0x10”". */
+                     _("%s wants a whole number written in decimal, not “%s”"), option_name, value);
+      return FALSE;
+    }
+  if (option->arg == G_OPTION_ARG_INT)
+    *(int *) option->arg_data = (int) number;
+  else
+    *(gint64 *) option->arg_data = number;
+  return TRUE;
+}
+
+void
+cg_cli_add_options (GOptionContext     *context,
+                    const GOptionEntry *entries)
+{
+  g_autoptr(GArray) copies = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+
+  if (integer_options == NULL)
+    integer_options = g_array_new (FALSE, FALSE, sizeof (IntegerOption));
+  for (const GOptionEntry *entry = entries; entry->long_name != NULL; entry++)
+    {
+      GOptionEntry copy = *entry;
+
+      if (entry->arg == G_OPTION_ARG_INT || entry->arg == G_OPTION_ARG_INT64)
+        {
+          IntegerOption option = { entry->short_name, entry->long_name, entry->arg, entry->arg_data };
+
+          g_array_append_val (integer_options, option);
+          copy.arg = G_OPTION_ARG_CALLBACK;
+          copy.arg_data = (gpointer) parse_integer_cb;
+        }
+      g_array_append_val (copies, copy);
+    }
+  /* GOption keeps a copy of the entries (their strings stay the caller's). */
+  g_option_context_add_main_entries (context, (const GOptionEntry *) copies->data, GETTEXT_PACKAGE);
+}
+
 gboolean
 cg_cli_parse_options (GOptionContext  *context,
                       int             *argc,

@@ -173,7 +173,7 @@ cg_cli_crawl (int    argc,
 
   context = g_option_context_new (_("[URL…]"));
   g_option_context_set_summary (context, _("Archive a site in WARC: a polite, resumable crawl."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   cg_cli_fetch_options_add (&fetch_options, context);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;

@@ -144,7 +144,7 @@ cg_cli_export (int    argc,
                                   "one, and each record carries its region_index. A CSV or TSV table holds "
                                   "the main region’s records unless --region names another, or all; JSON "
                                   "Lines holds every region unless --region names one."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

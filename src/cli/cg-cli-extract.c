@@ -249,7 +249,7 @@ cg_cli_extract (int    argc,
                                   "wrapper (one record per page) for pages that show one thing. Wrappers "
                                   "are kept in the project and learned only once unless --relearn is given. "
                                   "Use “cartograph-cli export --what records” to write the records out."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

@@ -45,7 +45,7 @@ cg_cli_fetch_options_add (CgCliFetchOptions *self,
   };
 
   /* GOption copies the entries, so the array may live on the stack. */
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
 }
 
 gboolean

@@ -270,7 +270,7 @@ cg_cli_harvest (int    argc,
   g_option_context_set_summary (context, _("Archive a site by its model: follow its page classes, its navigation "
                                            "patterns, or every page like a sample page. A harvest after an earlier "
                                            "one asks only for what changed and reports the changes per class."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   cg_cli_fetch_options_add (&fetch_options, context);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;

@@ -51,7 +51,7 @@ cg_cli_import (int    argc,
 
   context = g_option_context_new (_("FILE"));
   g_option_context_set_summary (context, _("Save a crawl spec (.tsv) or a model (.json) as the next version of a site’s model."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
   if (folder == NULL || argc != 2)
@@ -146,7 +146,7 @@ cg_cli_compare (int    argc,
 
   context = g_option_context_new (_("OLD_VERSION NEW_VERSION"));
   g_option_context_set_summary (context, _("Show the classes and class links added, removed or changed between two model versions."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
   if (folder == NULL || site == NULL || argc != 3)

@@ -26,7 +26,7 @@ cg_cli_info (int    argc,
 
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context, _("Show what a project folder holds."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

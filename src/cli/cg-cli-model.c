@@ -297,7 +297,7 @@ cg_cli_model (int    argc,
 
   context = g_option_context_new (_("URL"));
   g_option_context_set_summary (context, _("Learn a site’s page classes and the links between them from a sample of its pages."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

@@ -304,7 +304,7 @@ cg_cli_render (int    argc,
                                 _("Render pages headless, live or from an archive, and write each page’s DOM "
                                   "decorated with the box, visibility and font of every element, with a PNG "
                                   "thumbnail. Without a display, Xvfb is started."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

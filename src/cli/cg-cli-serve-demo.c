@@ -62,7 +62,7 @@ cg_cli_serve_demo (int    argc,
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context,
                                 _("Serve the bundled demo bookshop on 127.0.0.1 until interrupted."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 

@@ -48,6 +48,12 @@ int      cg_cli_run_command   (const CgCliCommand  *command,
                                int                  argc,
                                char               **argv);
 
+/* Adds the options @entries (ending with an entry whose long name is NULL)
+ * to @context's main group, as g_option_context_add_main_entries() does,
+ * but reads integer options in decimal only (see cg-cli-common.c). */
+void     cg_cli_add_options   (GOptionContext      *context,
+                               const GOptionEntry  *entries);
+
 /* Parses a subcommand's options and reports a usage error the same way for
  * every subcommand. Returns FALSE when the caller should exit with the code
  * stored in @exit_code. */

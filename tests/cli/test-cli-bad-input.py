@@ -51,6 +51,10 @@ with demo_site() as url:
             (["--contact=bad"], "The contact address “bad” is not an http, https or mailto URL"),
             (["--user-agent="], "The User-Agent “” is empty"),
             (["--user-agent=a\udcffb"], "The argument “--user-agent=a\ufffdb” is not text"),
+            # GOption would read these as 16 and 8.
+            (["--max-depth=0x10"], "--max-depth wants a whole number written in decimal, not “0x10”"),
+            (["--max-pages", "010x"], "--max-pages wants a whole number written in decimal, not “010x”"),
+            (["--connections=99999999999"], "--connections: 99999999999 is out of range"),
         ]
         for options, message in bad_options:
             result = run("crawl", url, "--project", project, "--quiet", *options)
@@ -61,6 +65,13 @@ with demo_site() as url:
 
         resumed = run("crawl", "--resume", "--project", project, "--no-politeness", "--quiet")
         check("the earlier crawl still resumes", resumed.returncode == 0)
+
+        # A number with a leading zero is decimal, as users mean it.
+        leading_zero = os.path.join(tmp, "leading-zero")
+        result = run("crawl", url, "--project", leading_zero, "--no-politeness", "--quiet", "--max-pages", "010")
+        with sqlite3.connect(os.path.join(leading_zero, "cartograph.db")) as db:
+            config = json.loads(db.execute("SELECT config FROM crawls").fetchone()[0])
+        check("--max-pages 010 means ten pages", result.returncode == 0 and config.get("max_pages") == 10)
 
         other = os.path.join(tmp, "never-made")
         result = run("crawl", url, "--project", other, "--quiet", "--contact=bad")
