@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 
 #include "cg-archived-page.h"
 #include "cg-class-view.h"
@@ -84,178 +83,23 @@ get_class (CgClassView *self)
   return cg_site_model_get_class (self->model, self->class_name);
 }
 
-/* The wrapper, as its definition says (see cg-wrapper.h). The view reads
- * the JSON itself rather than through CgWrapper, which keeps neither the
- * record XPath nor the columns' XPaths and kinds; it checks the shape and
- * the bounds the same way, so that a damaged definition gets an error
- * that names what is wrong instead of a half-drawn list. */
-
-typedef struct {
-  const char *name;
-  const char *xpath;
-  const char *kind;
-} WrapperColumn;
-
-typedef struct {
-  const char *xpath;
-  const char *record;
-  GArray     *columns;  /* WrapperColumn */
-} WrapperRegion;
-
-static void
-wrapper_region_clear (WrapperRegion *region)
-{
-  g_clear_pointer (&region->columns, g_array_unref);
-}
-
 static const char *
-get_string_member (JsonObject  *object,
-                   const char  *member,
-                   const char  *where,
-                   GError     **error)
+describe_column_kind (CgClustvxItemKind kind)
 {
-  JsonNode *node = json_object_get_member (object, member);
-  const char *value;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+  switch (kind)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s has no string member “%s”"), where, member);
-      return NULL;
+    case CG_CLUSTVX_ITEM_LINK:
+      return _("Link");
+    case CG_CLUSTVX_ITEM_IMAGE:
+      return _("Image");
+    case CG_CLUSTVX_ITEM_PRICE:
+      return _("Price");
+    case CG_CLUSTVX_ITEM_DATE:
+      return _("Date");
+    case CG_CLUSTVX_ITEM_TEXT:
+    default:
+      return _("Text");
     }
-  value = json_node_get_string (node);
-  if (strlen (value) > CG_WRAPPER_MAX_XPATH_LENGTH)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("The member “%s” of %s is longer than %d bytes"), member, where, CG_WRAPPER_MAX_XPATH_LENGTH);
-      return NULL;
-    }
-  return value;
-}
-
-static JsonArray *
-get_array_member (JsonObject  *object,
-                  const char  *member,
-                  const char  *where,
-                  guint        max_length,
-                  GError     **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s has no array member “%s”"), where, member);
-      return NULL;
-    }
-  if (json_array_get_length (json_node_get_array (node)) > max_length)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s has more than %u “%s”"), where, max_length, member);
-      return NULL;
-    }
-  return json_node_get_array (node);
-}
-
-/* Fills @regions (WrapperRegion, pointing into @parser's document). */
-static gboolean
-read_wrapper (JsonParser  *parser,
-              const char  *definition,
-              GArray      *regions,
-              GError     **error)
-{
-  JsonNode *root;
-  JsonArray *array;
-  guint n_columns = 0;
-
-  if (strlen (definition) > CG_WRAPPER_MAX_JSON_SIZE)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("The definition is larger than %d bytes"), CG_WRAPPER_MAX_JSON_SIZE);
-      return FALSE;
-    }
-  if (!json_parser_load_from_data (parser, definition, -1, error))
-    return FALSE;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("The definition is not a JSON object"));
-      return FALSE;
-    }
-  array = get_array_member (json_node_get_object (root), "regions", _("The definition"),
-                            CG_WRAPPER_MAX_REGIONS, error);
-  if (array == NULL)
-    return FALSE;
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autofree char *where = g_strdup_printf (_("Region %u"), i);
-      WrapperRegion region = { 0 };
-      JsonArray *columns;
-      JsonObject *object;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s is not a JSON object"), where);
-          return FALSE;
-        }
-      object = json_node_get_object (node);
-      region.xpath = get_string_member (object, "xpath", where, error);
-      if (region.xpath == NULL)
-        return FALSE;
-      region.record = get_string_member (object, "record", where, error);
-      if (region.record == NULL)
-        return FALSE;
-      columns = get_array_member (object, "columns", where, CG_WRAPPER_MAX_COLUMNS, error);
-      if (columns == NULL)
-        return FALSE;
-      region.columns = g_array_new (FALSE, TRUE, sizeof (WrapperColumn));
-      g_array_append_val (regions, region);
-      for (guint j = 0; j < json_array_get_length (columns); j++)
-        {
-          JsonNode *column_node = json_array_get_element (columns, j);
-          g_autofree char *column_where = g_strdup_printf (_("Column %u of region %u"), j + 1, i);
-          WrapperColumn column = { 0 };
-
-          if (++n_columns > CG_WRAPPER_MAX_COLUMNS)
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The definition has more than %d columns"), CG_WRAPPER_MAX_COLUMNS);
-              return FALSE;
-            }
-          if (!JSON_NODE_HOLDS_OBJECT (column_node))
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("%s is not a JSON object"), column_where);
-              return FALSE;
-            }
-          object = json_node_get_object (column_node);
-          if ((column.name = get_string_member (object, "name", column_where, error)) == NULL ||
-              (column.xpath = get_string_member (object, "xpath", column_where, error)) == NULL ||
-              (column.kind = get_string_member (object, "kind", column_where, error)) == NULL)
-            return FALSE;
-          g_array_append_val (g_array_index (regions, WrapperRegion, regions->len - 1).columns, column);
-        }
-    }
-  return TRUE;
-}
-
-static const char *
-describe_column_kind (const char *kind)
-{
-  if (g_str_equal (kind, "text"))
-    return _("Text");
-  if (g_str_equal (kind, "link"))
-    return _("Link");
-  if (g_str_equal (kind, "image"))
-    return _("Image");
-  if (g_str_equal (kind, "price"))
-    return _("Price");
-  if (g_str_equal (kind, "date"))
-    return _("Date");
-  return kind;
 }
 
 static void
@@ -308,10 +152,13 @@ make_fact_row (const char *title,
   return row;
 }
 
+/* Shows the stored @wrapper: its facts, then each region of @definition,
+ * which is the wrapper as read from the store, or NULL with @read_error
+ * saying why it could not be read. */
 static void
 show_wrapper (CgClassView           *self,
               const CgStoredWrapper *wrapper,
-              GArray                *regions,
+              CgWrapper             *definition,
               const GError          *read_error)
 {
   GtkWidget *group = adw_preferences_group_new ();
@@ -342,9 +189,9 @@ show_wrapper (CgClassView           *self,
       return;
     }
 
-  for (guint i = 0; i < regions->len; i++)
+  for (guint i = 0; i < cg_wrapper_get_n_regions (definition); i++)
     {
-      WrapperRegion *region = &g_array_index (regions, WrapperRegion, i);
+      const char * const *columns = cg_wrapper_get_columns (definition, i);
       /* Numbered from 0 as cartograph-cli export --region and the
        * exported region_index number them; the first is the main one. */
       g_autofree char *title = i == 0 ? g_strdup (_("Region 0, the main one")) : g_strdup_printf (_("Region %u"), i);
@@ -352,16 +199,16 @@ show_wrapper (CgClassView           *self,
       group = adw_preferences_group_new ();
       adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
-                                 make_xpath_row (_("Region"), _("Absolute, on the page"), region->xpath));
+                                 make_xpath_row (_("Region"), _("Absolute, on the page"),
+                                                 cg_wrapper_get_region_xpath (definition, i)));
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
-                                 make_xpath_row (_("Record"), _("Relative to the region"), region->record));
-      for (guint j = 0; j < region->columns->len; j++)
-        {
-          WrapperColumn *column = &g_array_index (region->columns, WrapperColumn, j);
-
-          adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
-                                     make_xpath_row (column->name, describe_column_kind (column->kind), column->xpath));
-        }
+                                 make_xpath_row (_("Record"), _("Relative to the region"),
+                                                 cg_wrapper_get_record_xpath (definition, i)));
+      for (guint j = 0; columns[j] != NULL; j++)
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
+                                   make_xpath_row (columns[j],
+                                                   describe_column_kind (cg_wrapper_get_column_kind (definition, i, j)),
+                                                   cg_wrapper_get_column_xpath (definition, i, j)));
       gtk_box_append (self->wrapper_box, group);
     }
   gtk_stack_set_visible_child_name (self->wrapper_stack, "wrapper");
@@ -373,8 +220,7 @@ cg_class_view_reload_records (CgClassView *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(CgStoredWrapper) wrapper = NULL;
   g_autoptr(GPtrArray) records = NULL;
-  g_autoptr(GArray) regions = g_array_new (FALSE, TRUE, sizeof (WrapperRegion));
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(CgWrapper) definition = NULL;
   g_autofree char *count = NULL;
   CgStore *store;
   gint64 model_id;
@@ -383,7 +229,6 @@ cg_class_view_reload_records (CgClassView *self)
 
   g_return_if_fail (CG_IS_CLASS_VIEW (self));
 
-  g_array_set_clear_func (regions, (GDestroyNotify) wrapper_region_clear);
   if (get_class (self) == NULL || self->project == NULL)
     {
       cg_records_table_set_records (self->records_table, NULL, NULL);
@@ -406,9 +251,8 @@ cg_class_view_reload_records (CgClassView *self)
     }
   else
     {
-      if (!read_wrapper (parser, wrapper->definition, regions, &error))
-        g_array_set_size (regions, 0);
-      show_wrapper (self, wrapper, regions, error);
+      definition = cg_wrapper_new_from_json (wrapper->definition, &error);
+      show_wrapper (self, wrapper, definition, error);
       g_clear_error (&error);
     }
 

@@ -224,6 +224,47 @@ cg_wrapper_get_region_xpath (CgWrapper *self,
   return ((Region *) g_ptr_array_index (self->regions, region))->xpath;
 }
 
+const char *
+cg_wrapper_get_record_xpath (CgWrapper *self,
+                             guint      region)
+{
+  g_return_val_if_fail (region < self->regions->len, NULL);
+  return ((Region *) g_ptr_array_index (self->regions, region))->record;
+}
+
+static Column *
+get_column (CgWrapper *self,
+            guint      region,
+            guint      column)
+{
+  Region *in;
+
+  g_return_val_if_fail (region < self->regions->len, NULL);
+  in = g_ptr_array_index (self->regions, region);
+  g_return_val_if_fail (column < in->columns->len, NULL);
+  return g_ptr_array_index (in->columns, column);
+}
+
+const char *
+cg_wrapper_get_column_xpath (CgWrapper *self,
+                             guint      region,
+                             guint      column)
+{
+  Column *found = get_column (self, region, column);
+
+  return found != NULL ? found->xpath : NULL;
+}
+
+CgClustvxItemKind
+cg_wrapper_get_column_kind (CgWrapper *self,
+                            guint      region,
+                            guint      column)
+{
+  Column *found = get_column (self, region, column);
+
+  return found != NULL ? found->kind : CG_CLUSTVX_ITEM_TEXT;
+}
+
 const char * const *
 cg_wrapper_get_columns (CgWrapper *self,
                         guint      region)

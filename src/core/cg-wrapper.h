@@ -8,6 +8,7 @@
 #include <glib.h>
 #include <libxml/HTMLparser.h>
 
+#include "cg-clustvx.h"
 #include "cg-record-store.h"
 
 G_BEGIN_DECLS
@@ -158,6 +159,17 @@ guint         cg_wrapper_get_n_pages       (CgWrapper    *self);
 guint         cg_wrapper_get_n_regions     (CgWrapper    *self);
 const char   *cg_wrapper_get_region_xpath  (CgWrapper    *self,
                                             guint         region);
+/* The XPath of a region's records, relative to the region. */
+const char   *cg_wrapper_get_record_xpath  (CgWrapper    *self,
+                                            guint         region);
+/* A column's XPath, relative to the record, and the kind of its values;
+ * columns are numbered from 0 as in cg_wrapper_get_columns(). */
+const char   *cg_wrapper_get_column_xpath  (CgWrapper    *self,
+                                            guint         region,
+                                            guint         column);
+CgClustvxItemKind cg_wrapper_get_column_kind (CgWrapper  *self,
+                                            guint         region,
+                                            guint         column);
 /* The column names of a region, in order (owned by the wrapper). */
 const char * const *cg_wrapper_get_columns (CgWrapper    *self,
                                             guint         region);

@@ -1051,6 +1051,9 @@ test_bad_wrapper (void)
     "[1, 2]",
     "{\"kind\": \"list\"}",
     "{\"kind\": \"list\", \"regions\": [{\"xpath\": \"/html\", \"record\": \"li\", \"columns\": [{\"name\": 3}]}]}",
+    /* Well-formed, but its region's XPath does not compile. */
+    "{\"kind\": \"list\", \"regions\": [{\"xpath\": \"/html[\", \"record\": \"li\", "
+    "\"columns\": [{\"name\": \"a\", \"xpath\": \"span\", \"kind\": \"text\"}]}]}",
   };
   g_autofree char *good = make_wrapper_json ();
   CgStore *store = cg_project_get_store (site.project);
@@ -1079,6 +1082,36 @@ test_bad_wrapper (void)
     }
   g_assert_true (cg_record_store_save_wrapper (store, model_id, "category", CG_WRAPPER_LIST, good, N_CATEGORY_PAGES, &error));
   g_assert_no_error (error);
+}
+
+/* The wrapper's page shows what its definition says: each region's
+ * XPaths, and each column's XPath and kind. */
+static void
+test_wrapper_page (void)
+{
+  GtkWindow *window;
+  CgClassView *view = show_view (&window, "category");
+  GtkWidget *row;
+
+  g_assert_null (cg_test_find_with_css_class (GTK_WIDGET (view), GTK_TYPE_LABEL, "error"));
+  row = cg_test_find_row (GTK_WIDGET (view), "Region");
+  g_assert_nonnull (row);
+  g_assert_nonnull (cg_test_find_widget (row, GTK_TYPE_LABEL, region_xpath));
+  row = cg_test_find_row (GTK_WIDGET (view), "Record");
+  g_assert_nonnull (row);
+  g_assert_nonnull (cg_test_find_widget (row, GTK_TYPE_LABEL, "li"));
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      g_autofree char *xpath = g_strdup_printf ("div/span[%u]", i + 1);
+
+      row = cg_test_find_row (GTK_WIDGET (view), fields[i]);
+      g_assert_nonnull (row);
+      g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                       g_str_equal (fields[i], "price") ? "Price" : "Text");
+      g_assert_nonnull (cg_test_find_widget (row, GTK_TYPE_LABEL, xpath));
+    }
+  gtk_window_destroy (window);
+  cg_test_iterate ();
 }
 
 static void
@@ -1337,6 +1370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/class-view/thumbnails", test_thumbnails);
   g_test_add_func ("/class-view/empty", test_empty);
   g_test_add_func ("/class-view/bad-wrapper", test_bad_wrapper);
+  g_test_add_func ("/class-view/wrapper-page", test_wrapper_page);
   g_test_add_func ("/class-view/regions", test_regions);
   /* Last: it stops the demo server. */
   g_test_add_func ("/class-view/archived-page", test_archived_page);

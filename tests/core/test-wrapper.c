@@ -307,6 +307,34 @@ test_json_round_trip (void)
       g_assert_cmpint (cg_wrapper_get_kind (copy), ==, cg_wrapper_get_kind (wrapper));
       json_again = cg_wrapper_to_json (copy);
       g_assert_cmpstr (json, ==, json_again);
+      /* What the accessors give is what the definition says. */
+      {
+        g_autoptr(JsonNode) root = json_from_string (json, &error);
+        JsonArray *regions;
+
+        g_assert_no_error (error);
+        regions = json_object_get_array_member (json_node_get_object (root), "regions");
+        g_assert_cmpuint (cg_wrapper_get_n_regions (copy), ==, json_array_get_length (regions));
+        for (guint r = 0; r < json_array_get_length (regions); r++)
+          {
+            JsonObject *region = json_array_get_object_element (regions, r);
+            JsonArray *columns = json_object_get_array_member (region, "columns");
+            const char * const *names = cg_wrapper_get_columns (copy, r);
+
+            g_assert_cmpstr (cg_wrapper_get_region_xpath (copy, r), ==, json_object_get_string_member (region, "xpath"));
+            g_assert_cmpstr (cg_wrapper_get_record_xpath (copy, r), ==, json_object_get_string_member (region, "record"));
+            g_assert_cmpuint (g_strv_length ((GStrv) names), ==, json_array_get_length (columns));
+            for (guint i = 0; i < json_array_get_length (columns); i++)
+              {
+                JsonObject *column = json_array_get_object_element (columns, i);
+
+                g_assert_cmpstr (names[i], ==, json_object_get_string_member (column, "name"));
+                g_assert_cmpstr (cg_wrapper_get_column_xpath (copy, r, i), ==, json_object_get_string_member (column, "xpath"));
+                g_assert_cmpstr (cg_clustvx_item_kind_to_string (cg_wrapper_get_column_kind (copy, r, i)), ==,
+                                 json_object_get_string_member (column, "kind"));
+              }
+          }
+      }
       for (guint i = 0; i < pages->len; i += 7)
         {
           g_autoptr(GPtrArray) a = apply_to_page (wrapper, g_ptr_array_index (pages, i), NULL);
