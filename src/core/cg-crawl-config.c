@@ -343,38 +343,62 @@ replace_string (char       **field,
   *field = g_strdup (value);
 }
 
-static GStrv
-read_strv (JsonObject *object,
-           const char *name)
+/* Reads the string @name into *@field, which keeps its value when the
+ * member is missing or null. */
+static gboolean
+read_string (JsonObject  *object,
+             const char  *where,
+             const char  *name,
+             char       **field,
+             GError     **error)
 {
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  JsonArray *array;
+  const char *value = NULL;
 
-  if (!json_object_has_member (object, name) ||
-      JSON_NODE_TYPE (json_object_get_member (object, name)) != JSON_NODE_ARRAY)
-    return g_strv_builder_end (builder);
-  array = json_object_get_array_member (object, name);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      const char *value = json_array_get_string_element (array, i);
+  if (!cg_json_read_string (object, where, name, &value, error))
+    return FALSE;
+  if (value != NULL)
+    replace_string (field, value);
+  return TRUE;
+}
 
-      if (value != NULL)
-        g_strv_builder_add (builder, value);
-    }
-  return g_strv_builder_end (builder);
+/* Reads the count @name, from 0 to @max, into *@field (a guint when
+ * @max is G_MAXUINT, else a guint64). */
+static gboolean
+read_count (JsonObject  *object,
+            const char  *where,
+            const char  *name,
+            gint64       max,
+            gpointer     field,
+            GError     **error)
+{
+  gint64 value = -1;
+
+  if (!cg_json_read_int (object, where, name, 0, max, &value, error))
+    return FALSE;
+  if (value < 0)
+    return TRUE;
+  if (max == G_MAXUINT)
+    *(guint *) field = (guint) value;
+  else
+    *(guint64 *) field = (guint64) value;
+  return TRUE;
 }
 
 /* Reads settings written by cg_crawl_config_to_json() or by hand (the
  * window stores a few keys only): missing keys keep their defaults, and a
- * key of the wrong type is an error that names it. */
+ * key of the wrong type or out of range is an error that names it. */
 CgCrawlConfig *
 cg_crawl_config_from_json (const char  *json,
                            GError     **error)
 {
   g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *where = _("The crawl settings");
+  const char *scope = NULL, *robots = NULL, *digest = NULL;
+  gint64 compression_level = config->compression_level, sample_size = 0;
+  gboolean javascript = FALSE;
   JsonObject *object;
-  const char *text;
 
   root = cg_json_parse (json, -1, error);
   if (root == NULL)
@@ -389,110 +413,74 @@ cg_crawl_config_from_json (const char  *json,
     }
   object = json_node_get_object (root);
 
-  /* Every scalar member must have the type its default has. */
-  {
-    static const struct { const char *name; GType type; } types[] = {
-      { "scope", G_TYPE_STRING }, { "robots", G_TYPE_STRING }, { "user_agent", G_TYPE_STRING },
-      { "contact", G_TYPE_STRING }, { "bandwidth", G_TYPE_STRING }, { "warc_prefix", G_TYPE_STRING },
-      { "digest", G_TYPE_STRING }, { "max_depth", G_TYPE_INT64 }, { "max_pages", G_TYPE_INT64 },
-      { "max_bytes", G_TYPE_INT64 }, { "max_duration", G_TYPE_INT64 }, { "max_per_host", G_TYPE_INT64 },
-      { "connections", G_TYPE_INT64 }, { "timeout", G_TYPE_INT64 }, { "max_body_size", G_TYPE_INT64 },
-      { "warc_max_size", G_TYPE_INT64 }, { "compression_level", G_TYPE_INT64 }, { "sample_size", G_TYPE_INT64 },
-      { "requisites", G_TYPE_BOOLEAN }, { "cookies", G_TYPE_BOOLEAN }, { "javascript", G_TYPE_BOOLEAN },
-      { "delay", G_TYPE_DOUBLE }, { "delay_factor", G_TYPE_DOUBLE }, { "max_delay", G_TYPE_DOUBLE },
-    };
-
-    for (guint i = 0; i < G_N_ELEMENTS (types); i++)
-      {
-        JsonNode *node = json_object_get_member (object, types[i].name);
-        GType type;
-
-        if (node == NULL)
-          continue;
-        type = JSON_NODE_TYPE (node) == JSON_NODE_VALUE ? json_node_get_value_type (node) : G_TYPE_NONE;
-        /* A whole number is a fine value for a setting in seconds. */
-        if (type == types[i].type || (types[i].type == G_TYPE_DOUBLE && type == G_TYPE_INT64))
-          continue;
-        invalid (error, _("The crawl setting “%s” has a value of the wrong type"), types[i].name);
-        return NULL;
-      }
-  }
-
-  g_strfreev (config->seeds);
-  config->seeds = read_strv (object, "seeds");
-  g_strfreev (config->include_regexes);
-  config->include_regexes = read_strv (object, "include");
-  g_strfreev (config->exclude_regexes);
-  config->exclude_regexes = read_strv (object, "exclude");
-  g_strfreev (config->surt_prefixes);
-  config->surt_prefixes = read_strv (object, "surt_prefixes");
-
-  if ((text = json_object_get_string_member_with_default (object, "scope", NULL)) != NULL &&
-      !cg_scope_mode_from_string (text, &config->scope_mode))
+  if (!cg_json_read_strv (object, where, "seeds", &config->seeds, &local_error) ||
+      !cg_json_read_strv (object, where, "include", &config->include_regexes, &local_error) ||
+      !cg_json_read_strv (object, where, "exclude", &config->exclude_regexes, &local_error) ||
+      !cg_json_read_strv (object, where, "surt_prefixes", &config->surt_prefixes, &local_error) ||
+      !cg_json_read_string (object, where, "scope", &scope, &local_error) ||
+      !cg_json_read_string (object, where, "robots", &robots, &local_error) ||
+      !cg_json_read_string (object, where, "digest", &digest, &local_error) ||
+      !read_count (object, where, "max_depth", G_MAXUINT, &config->max_depth, &local_error) ||
+      !read_count (object, where, "max_pages", G_MAXINT64, &config->max_pages, &local_error) ||
+      !read_count (object, where, "max_bytes", G_MAXINT64, &config->max_bytes, &local_error) ||
+      !read_count (object, where, "max_duration", G_MAXINT64, &config->max_duration, &local_error) ||
+      !read_count (object, where, "max_per_host", G_MAXUINT, &config->max_per_host, &local_error) ||
+      !read_count (object, where, "connections", G_MAXUINT, &config->max_connections, &local_error) ||
+      !read_count (object, where, "timeout", G_MAXUINT, &config->timeout, &local_error) ||
+      !read_count (object, where, "max_body_size", G_MAXINT64, &config->max_body_size, &local_error) ||
+      !read_count (object, where, "warc_max_size", G_MAXINT64, &config->warc_max_size, &local_error) ||
+      !cg_json_read_int (object, where, "compression_level", 0, G_MAXINT, &compression_level, &local_error) ||
+      !cg_json_read_boolean (object, where, "requisites", &config->requisites, &local_error) ||
+      !cg_json_read_boolean (object, where, "cookies", &config->cookies, &local_error) ||
+      !cg_json_read_double (object, where, "delay", &config->min_delay, &local_error) ||
+      !cg_json_read_double (object, where, "delay_factor", &config->delay_factor, &local_error) ||
+      !read_string (object, where, "user_agent", &config->user_agent, &local_error) ||
+      !read_string (object, where, "contact", &config->contact, &local_error) ||
+      !read_string (object, where, "bandwidth", &config->bandwidth, &local_error) ||
+      !read_string (object, where, "warc_prefix", &config->warc_prefix, &local_error) ||
+      /* What the window keeps with the settings of an exploration (see
+       * cg-project-page.c) is checked too. */
+      !cg_json_read_int (object, where, "sample_size", 0, G_MAXINT, &sample_size, &local_error) ||
+      !cg_json_read_boolean (object, where, "javascript", &javascript, &local_error))
     {
-      invalid (error, _("“%s” is not a crawl scope: use host, domain or prefix"), text);
+      g_set_error_literal (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID, local_error->message);
       return NULL;
     }
-  if ((text = json_object_get_string_member_with_default (object, "robots", NULL)) != NULL)
+  config->compression_level = (int) compression_level;
+  /* A longest delay shorter than the shortest would be no delay range. */
+  config->max_delay = MAX (config->max_delay, config->min_delay);
+  if (!cg_json_read_double (object, where, "max_delay", &config->max_delay, &local_error))
     {
-      if (!g_str_equal (text, "obey") && !g_str_equal (text, "ignore"))
+      g_set_error_literal (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID, local_error->message);
+      return NULL;
+    }
+
+  if (scope != NULL && !cg_scope_mode_from_string (scope, &config->scope_mode))
+    {
+      invalid (error, _("“%s” is not a crawl scope: use host, domain or prefix"), scope);
+      return NULL;
+    }
+  if (robots != NULL)
+    {
+      if (!g_str_equal (robots, "obey") && !g_str_equal (robots, "ignore"))
         {
-          invalid (error, _("“%s” is not a robots.txt policy: use obey or ignore"), text);
+          invalid (error, _("“%s” is not a robots.txt policy: use obey or ignore"), robots);
           return NULL;
         }
-      config->obey_robots = g_str_equal (text, "obey");
+      config->obey_robots = g_str_equal (robots, "obey");
     }
-  if ((text = json_object_get_string_member_with_default (object, "digest", NULL)) != NULL)
+  if (digest != NULL)
     {
-      if (g_str_equal (text, "sha1"))
+      if (g_str_equal (digest, "sha1"))
         config->digest = CG_WARC_DIGEST_SHA1;
-      else if (g_str_equal (text, "sha256"))
+      else if (g_str_equal (digest, "sha256"))
         config->digest = CG_WARC_DIGEST_SHA256;
       else
         {
-          invalid (error, _("“%s” is not a digest algorithm: use sha1 or sha256"), text);
+          invalid (error, _("“%s” is not a digest algorithm: use sha1 or sha256"), digest);
           return NULL;
         }
     }
-
-#define READ_INT(member, field, type) \
-  if (json_object_has_member (object, member)) \
-    { \
-      gint64 value = json_object_get_int_member (object, member); \
-      if (value < 0) \
-        { \
-          invalid (error, _("The crawl setting “%s” cannot be negative"), member); \
-          return NULL; \
-        } \
-      config->field = (type) value; \
-    }
-  READ_INT ("max_depth", max_depth, guint)
-  READ_INT ("max_pages", max_pages, guint64)
-  READ_INT ("max_bytes", max_bytes, guint64)
-  READ_INT ("max_duration", max_duration, guint64)
-  READ_INT ("max_per_host", max_per_host, guint)
-  READ_INT ("connections", max_connections, guint)
-  READ_INT ("timeout", timeout, guint)
-  READ_INT ("max_body_size", max_body_size, guint64)
-  READ_INT ("warc_max_size", warc_max_size, guint64)
-  READ_INT ("compression_level", compression_level, int)
-#undef READ_INT
-
-  config->requisites = json_object_get_boolean_member_with_default (object, "requisites", config->requisites);
-  config->cookies = json_object_get_boolean_member_with_default (object, "cookies", config->cookies);
-  config->min_delay = json_object_get_double_member_with_default (object, "delay", config->min_delay);
-  config->delay_factor = json_object_get_double_member_with_default (object, "delay_factor", config->delay_factor);
-  config->max_delay = json_object_get_double_member_with_default (object, "max_delay", MAX (config->max_delay, config->min_delay));
-
-  if ((text = json_object_get_string_member_with_default (object, "user_agent", NULL)) != NULL)
-    replace_string (&config->user_agent, text);
-  if ((text = json_object_get_string_member_with_default (object, "contact", NULL)) != NULL)
-    replace_string (&config->contact, text);
-  if ((text = json_object_get_string_member_with_default (object, "bandwidth", NULL)) != NULL)
-    replace_string (&config->bandwidth, text);
-  if ((text = json_object_get_string_member_with_default (object, "warc_prefix", NULL)) != NULL)
-    replace_string (&config->warc_prefix, text);
-
   return g_steal_pointer (&config);
 }
 

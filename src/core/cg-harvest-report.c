@@ -183,9 +183,13 @@ harvest_was_conditional (CgProject *project,
   g_autoptr(JsonNode) state = harvest_state (project, crawl_id);
   JsonNode *options = state != NULL ? json_object_get_member (json_node_get_object (state), "options") : NULL;
 
-  if (options == NULL || !JSON_NODE_HOLDS_OBJECT (options))
-    return TRUE;
-  return json_object_get_boolean_member_with_default (json_node_get_object (options), "conditional", TRUE);
+  gboolean conditional = TRUE;
+
+  /* Options that cannot be read leave the default, as the harvester
+   * would have refused to run with them. */
+  if (options != NULL && JSON_NODE_HOLDS_OBJECT (options))
+    cg_json_read_boolean (json_node_get_object (options), "options", "conditional", &conditional, NULL);
+  return conditional;
 }
 
 static CgHarvestClassChanges *

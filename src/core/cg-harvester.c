@@ -294,25 +294,51 @@ cg_harvest_options_to_json (const CgHarvestOptions *options)
   return json_to_string (root, FALSE);
 }
 
+/* Reads the members of @object into @options; what is missing keeps the
+ * value @options has. */
 static gboolean
-json_uint (JsonObject  *object,
-           const char  *member,
-           guint       *out,
-           GError     **error)
+read_options (JsonObject        *object,
+              CgHarvestOptions  *options,
+              GError           **error)
 {
-  JsonNode *node = json_object_get_member (object, member);
-  gint64 value;
+  const char *where = _("The harvest options");
+  const char *strategy = "classes", *like = NULL;
+  gint64 class_wait = options->class_wait_ms, max_repeats = options->max_repeats;
+  gint64 like_map_pages = options->like_map_pages;
+  JsonObject *crawl = NULL;
 
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
-      (value = json_node_get_int (node)) < 0 || value > G_MAXUINT)
+  if (!cg_json_read_string (object, where, "strategy", &strategy, error) ||
+      !cg_json_read_string (object, where, "like", &like, error) ||
+      !cg_json_read_boolean (object, where, "everything", &options->everything_in_scope, error) ||
+      !cg_json_read_boolean (object, where, "conditional", &options->conditional, error) ||
+      !cg_json_read_boolean (object, where, "reuse_sample", &options->reuse_sample, error) ||
+      !cg_json_read_boolean (object, where, "prune_patterns", &options->prune_patterns, error) ||
+      !cg_json_read_double (object, where, "like_similarity", &options->like_similarity, error) ||
+      !cg_json_read_int (object, where, "class_wait_ms", 0, G_MAXUINT, &class_wait, error) ||
+      !cg_json_read_int (object, where, "max_repeats", 0, G_MAXUINT, &max_repeats, error) ||
+      !cg_json_read_int (object, where, "like_map_pages", 0, G_MAXUINT, &like_map_pages, error) ||
+      !cg_json_read_object (object, where, "crawl", &crawl, error))
+    return FALSE;
+  if (!cg_harvest_strategy_from_string (strategy, &options->strategy))
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID,
-                   _("The harvest option “%s” is not a count"), member);
+                   _("“%s” is not a harvest strategy: use classes, patterns or like"), strategy);
       return FALSE;
     }
-  *out = (guint) value;
+  options->like_url = g_strdup (like);
+  options->class_wait_ms = (guint) class_wait;
+  options->max_repeats = (guint) max_repeats;
+  options->like_map_pages = (guint) like_map_pages;
+  if (crawl != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), crawl);
+      g_autofree char *crawl_json = json_to_string (node, FALSE);
+
+      g_clear_pointer (&options->crawl, cg_crawl_config_free);
+      options->crawl = cg_crawl_config_from_json (crawl_json, error);
+      if (options->crawl == NULL)
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -323,9 +349,6 @@ cg_harvest_options_from_json (const char  *json,
   g_autoptr(CgHarvestOptions) options = cg_harvest_options_new ();
   g_autoptr(GError) local_error = NULL;
   g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
-  JsonNode *node;
-  const char *strategy;
 
   root = cg_json_parse (json, -1, &local_error);
   if (root == NULL)
@@ -340,35 +363,14 @@ cg_harvest_options_from_json (const char  *json,
                    _("The harvest options are not a JSON object"));
       return NULL;
     }
-  object = json_node_get_object (root);
-  strategy = json_object_get_string_member_with_default (object, "strategy", "classes");
-  if (!cg_harvest_strategy_from_string (strategy, &options->strategy))
-    {
-      g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID,
-                   _("“%s” is not a harvest strategy: use classes, patterns or like"), strategy);
-      return NULL;
-    }
-  options->like_url = g_strdup (json_object_get_string_member_with_default (object, "like", NULL));
-  options->everything_in_scope = json_object_get_boolean_member_with_default (object, "everything", FALSE);
-  options->conditional = json_object_get_boolean_member_with_default (object, "conditional", TRUE);
   /* A harvest recorded before these options existed reused nothing and
    * pruned nothing, and resumes so. */
-  options->reuse_sample = json_object_get_boolean_member_with_default (object, "reuse_sample", FALSE);
-  options->prune_patterns = json_object_get_boolean_member_with_default (object, "prune_patterns", FALSE);
-  options->like_similarity = json_object_get_double_member_with_default (object, "like_similarity", 0);
-  if (!json_uint (object, "class_wait_ms", &options->class_wait_ms, error) ||
-      !json_uint (object, "max_repeats", &options->max_repeats, error) ||
-      !json_uint (object, "like_map_pages", &options->like_map_pages, error))
-    return NULL;
-  node = json_object_get_member (object, "crawl");
-  if (node != NULL)
+  options->reuse_sample = FALSE;
+  options->prune_patterns = FALSE;
+  if (!read_options (json_node_get_object (root), options, &local_error))
     {
-      g_autofree char *crawl = json_to_string (node, FALSE);
-
-      g_clear_pointer (&options->crawl, cg_crawl_config_free);
-      options->crawl = cg_crawl_config_from_json (crawl, error);
-      if (options->crawl == NULL)
-        return NULL;
+      g_set_error_literal (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID, local_error->message);
+      return NULL;
     }
   if (!cg_harvest_options_validate (options, error))
     return NULL;
@@ -2964,6 +2966,9 @@ cg_harvester_new_for_crawl (CgProject  *project,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *options_json = NULL;
   JsonObject *state;
+  JsonObject *options = NULL;
+  const char *site = NULL;
+  gint64 model_version = 0, like_mapped = 0;
   CgCrawlDriver driver;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
@@ -2982,28 +2987,40 @@ cg_harvester_new_for_crawl (CgProject  *project,
       return NULL;
     }
   state = json_node_get_object (root);
-  if (json_object_get_member (state, "options") == NULL || json_object_get_member (state, "site") == NULL)
+  if (!cg_json_read_object (state, self->state_path, "options", &options, &local_error) ||
+      !cg_json_read_string (state, self->state_path, "site", &site, &local_error) ||
+      !cg_json_read_int (state, self->state_path, "model_version", 0, G_MAXINT, &model_version, &local_error) ||
+      !cg_json_read_int (state, self->state_path, "previous_crawl", 0, G_MAXINT64, &self->previous_crawl_id,
+                         &local_error) ||
+      !cg_json_read_int (state, self->state_path, "like_mapped", 0, G_MAXUINT, &like_mapped, &local_error))
+    {
+      g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
+                   _("Crawl %" PRId64 " of “%s” is not a harvest that can be resumed: %s"),
+                   crawl_id, cg_project_get_folder (project), local_error->message);
+      return NULL;
+    }
+  if (options == NULL || site == NULL)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
                    _("The state of harvest %" PRId64 " in %s lacks its options or its site"),
                    crawl_id, self->state_path);
       return NULL;
     }
-  options_json = json_to_string (json_object_get_member (state, "options"), FALSE);
+  {
+    g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), options);
+
+    options_json = json_to_string (node, FALSE);
+  }
   self->options = cg_harvest_options_from_json (options_json, error);
   if (self->options == NULL)
     {
       g_prefix_error (error, "%s: ", self->state_path);
       return NULL;
     }
-  self->model = cg_site_model_load (cg_project_get_store (project),
-                                    json_object_get_string_member_with_default (state, "site", ""),
-                                    (int) json_object_get_int_member_with_default (state, "model_version", 0),
-                                    error);
+  self->model = cg_site_model_load (cg_project_get_store (project), site, (int) model_version, error);
   if (self->model == NULL)
     return NULL;
-  self->previous_crawl_id = json_object_get_int_member_with_default (state, "previous_crawl", 0);
-  self->switch_at = (guint) CLAMP (json_object_get_int_member_with_default (state, "like_mapped", 0), 0, G_MAXUINT);
+  self->switch_at = (guint) like_mapped;
   if (self->options->crawl == NULL || self->options->crawl->seeds == NULL || self->options->crawl->seeds[0] == NULL)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,

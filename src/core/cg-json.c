@@ -6,10 +6,14 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "cg-json.h"
+
+G_DEFINE_QUARK (cg-json-error-quark, cg_json_error)
 
 void
 cg_json_add_string_or_null (JsonBuilder *builder,
@@ -159,4 +163,227 @@ cg_json_parse (const char  *text,
       return NULL;
     }
   return root;
+}
+
+const char *
+cg_json_describe_node (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return _("null");
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return _("an object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return _("an array");
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    return _("a string");
+  if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    return _("true or false");
+  return _("a number");
+}
+
+static gboolean
+member_error (GError     **error,
+              const char  *where,
+              const char  *name,
+              const char  *expected,
+              JsonNode    *node)
+{
+  g_set_error (error, CG_JSON_ERROR, CG_JSON_ERROR_MEMBER,
+               /* Translators: e.g. "Class 2 of the model file: “depth” should be a whole number, not a string". */
+               _("%s: “%s” should be %s, not %s"), where, name, expected, cg_json_describe_node (node));
+  return FALSE;
+}
+
+/* The member @name, or NULL when it is missing or null. */
+static JsonNode *
+get_member (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && !JSON_NODE_HOLDS_NULL (node) ? node : NULL;
+}
+
+static gboolean
+holds_value_of_type (JsonNode *node,
+                     GType     type)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+}
+
+static gboolean
+holds_number (JsonNode *node)
+{
+  return holds_value_of_type (node, G_TYPE_INT64) || holds_value_of_type (node, G_TYPE_DOUBLE);
+}
+
+gboolean
+cg_json_read_string (JsonObject  *object,
+                     const char  *where,
+                     const char  *name,
+                     const char **inout,
+                     GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+
+  if (node == NULL)
+    return TRUE;
+  if (!holds_value_of_type (node, G_TYPE_STRING))
+    return member_error (error, where, name, _("a string"), node);
+  *inout = json_node_get_string (node);
+  return TRUE;
+}
+
+gboolean
+cg_json_read_boolean (JsonObject  *object,
+                      const char  *where,
+                      const char  *name,
+                      gboolean    *inout,
+                      GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+
+  if (node == NULL)
+    return TRUE;
+  if (!holds_value_of_type (node, G_TYPE_BOOLEAN))
+    return member_error (error, where, name, _("true or false"), node);
+  *inout = json_node_get_boolean (node);
+  return TRUE;
+}
+
+gboolean
+cg_json_read_int (JsonObject  *object,
+                  const char  *where,
+                  const char  *name,
+                  gint64       min,
+                  gint64       max,
+                  gint64      *inout,
+                  GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+  g_autofree char *shown = NULL;
+  gboolean whole = TRUE;
+  gint64 value = 0;
+
+  if (node == NULL)
+    return TRUE;
+  if (!holds_number (node))
+    return member_error (error, where, name, _("a whole number"), node);
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    value = json_node_get_int (node);
+  else
+    {
+      double number = json_node_get_double (node);
+
+      /* Only a double that holds an integer exactly (up to 2^53) converts
+       * without loss, and without undefined behaviour; any other is
+       * refused below as out of range. */
+      if (fabs (number) <= 9007199254740992.0 && number == (double) (gint64) number)
+        value = (gint64) number;
+      else
+        whole = FALSE;
+    }
+  if (!whole || value < min || value > max)
+    {
+      shown = json_to_string (node, FALSE);
+      g_set_error (error, CG_JSON_ERROR, CG_JSON_ERROR_MEMBER,
+                   /* Translators: e.g. "Class 2 of the model file: “pages” should be a whole number from 0 to
+                    * 2147483647, not -3". */
+                   _("%s: “%s” should be a whole number from %" PRId64 " to %" PRId64 ", not %s"),
+                   where, name, min, max, shown);
+      return FALSE;
+    }
+  *inout = value;
+  return TRUE;
+}
+
+gboolean
+cg_json_read_double (JsonObject  *object,
+                     const char  *where,
+                     const char  *name,
+                     double      *inout,
+                     GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+  double value;
+
+  if (node == NULL)
+    return TRUE;
+  if (!holds_number (node))
+    return member_error (error, where, name, _("a number"), node);
+  value = json_node_get_value_type (node) == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                                          : json_node_get_double (node);
+  /* 1e999 parses as infinity, which SQLite would store as NULL. */
+  if (!isfinite (value))
+    return member_error (error, where, name, _("a finite number"), node);
+  *inout = value;
+  return TRUE;
+}
+
+gboolean
+cg_json_read_array (JsonObject  *object,
+                    const char  *where,
+                    const char  *name,
+                    JsonArray  **inout,
+                    GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return member_error (error, where, name, _("an array"), node);
+  *inout = json_node_get_array (node);
+  return TRUE;
+}
+
+gboolean
+cg_json_read_strv (JsonObject  *object,
+                   const char  *where,
+                   const char  *name,
+                   GStrv       *inout,
+                   GError     **error)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  JsonArray *array = NULL;
+
+  if (!cg_json_read_array (object, where, name, &array, error))
+    return FALSE;
+  if (array == NULL)
+    return TRUE;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (!holds_value_of_type (node, G_TYPE_STRING))
+        {
+          g_set_error (error, CG_JSON_ERROR, CG_JSON_ERROR_MEMBER,
+                       /* Translators: e.g. "Class 2 of the model file: item 3 of “samples” should be a string, not null". */
+                       _("%s: item %u of “%s” should be a string, not %s"), where, i + 1, name,
+                       cg_json_describe_node (node));
+          return FALSE;
+        }
+      g_strv_builder_add (builder, json_node_get_string (node));
+    }
+  g_strfreev (*inout);
+  *inout = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+gboolean
+cg_json_read_object (JsonObject  *object,
+                     const char  *where,
+                     const char  *name,
+                     JsonObject **inout,
+                     GError     **error)
+{
+  JsonNode *node = get_member (object, name);
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return member_error (error, where, name, _("an object"), node);
+  *inout = json_node_get_object (node);
+  return TRUE;
 }

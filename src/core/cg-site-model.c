@@ -1463,192 +1463,8 @@ cg_site_model_to_json (CgSiteModel *self)
 }
 
 /* Reading a model from JSON: the file may have been written by hand or
- * edited, so every member is looked at before it is used. json-glib's
- * getters assume the right type (and print criticals otherwise), so the
- * readers below check each node's type themselves and name the member
- * and what it should have been. A member that is missing or null takes
- * its default. */
-
-/* What @node holds, for messages. */
-static const char *
-describe_node (JsonNode *node)
-{
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return _("null");
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return _("an object");
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    return _("an array");
-  if (json_node_get_value_type (node) == G_TYPE_STRING)
-    return _("a string");
-  if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
-    return _("true or false");
-  return _("a number");
-}
-
-static gboolean
-member_error (GError     **error,
-              const char  *where,
-              const char  *name,
-              const char  *expected,
-              JsonNode    *node)
-{
-  g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
-               /* Translators: e.g. "Class 2 of the model file: “depth” should be a whole number, not a string". */
-               _("%s: “%s” should be %s, not %s"), where, name, expected, describe_node (node));
-  return FALSE;
-}
-
-/* The member @name, or NULL when it is missing or null. */
-static JsonNode *
-get_member (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && !JSON_NODE_HOLDS_NULL (node) ? node : NULL;
-}
-
-static gboolean
-read_string (JsonObject  *object,
-             const char  *where,
-             const char  *name,
-             const char **out_value,
-             GError     **error)
-{
-  JsonNode *node = get_member (object, name);
-
-  *out_value = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return member_error (error, where, name, _("a string"), node);
-  *out_value = json_node_get_string (node);
-  return TRUE;
-}
-
-/* Reads a whole number from @min to @max into *@inout, which keeps its
- * value when the member is missing. A number written with a fraction
- * part of zero (3.0) is taken too, as some JSON writers write them so. */
-static gboolean
-read_int (JsonObject  *object,
-          const char  *where,
-          const char  *name,
-          gint64       min,
-          gint64       max,
-          gint64      *inout,
-          GError     **error)
-{
-  JsonNode *node = get_member (object, name);
-  g_autofree char *shown = NULL;
-  gboolean whole = TRUE;
-  gint64 value = 0;
-
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) ||
-      (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE))
-    return member_error (error, where, name, _("a whole number"), node);
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    value = json_node_get_int (node);
-  else
-    {
-      double number = json_node_get_double (node);
-
-      /* Only a double that holds an integer exactly (up to 2^53) converts
-       * without loss, and without undefined behaviour; any other is
-       * refused below as out of range. */
-      if (fabs (number) <= 9007199254740992.0 && number == (double) (gint64) number)
-        value = (gint64) number;
-      else
-        whole = FALSE;
-    }
-  if (!whole || value < min || value > max)
-    {
-      shown = json_to_string (node, FALSE);
-      g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
-                   /* Translators: e.g. "Class 2 of the model file: “pages” should be a whole number from 0 to
-                    * 2147483647, not -3". */
-                   _("%s: “%s” should be a whole number from %" PRId64 " to %" PRId64 ", not %s"),
-                   where, name, min, max, shown);
-      return FALSE;
-    }
-  *inout = value;
-  return TRUE;
-}
-
-static gboolean
-read_double (JsonObject  *object,
-             const char  *where,
-             const char  *name,
-             double      *inout,
-             GError     **error)
-{
-  JsonNode *node = get_member (object, name);
-  double value;
-
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) ||
-      (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE))
-    return member_error (error, where, name, _("a number"), node);
-  value = json_node_get_value_type (node) == G_TYPE_INT64 ? (double) json_node_get_int (node)
-                                                          : json_node_get_double (node);
-  /* 1e999 parses as infinity, which SQLite would store as NULL. */
-  if (!isfinite (value))
-    return member_error (error, where, name, _("a finite number"), node);
-  *inout = value;
-  return TRUE;
-}
-
-static gboolean
-read_array (JsonObject  *object,
-            const char  *where,
-            const char  *name,
-            JsonArray  **out_array,
-            GError     **error)
-{
-  JsonNode *node = get_member (object, name);
-
-  *out_array = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return member_error (error, where, name, _("an array"), node);
-  *out_array = json_node_get_array (node);
-  return TRUE;
-}
-
-/* Reads an array of strings into *@field, which keeps its value when the
- * member is missing. */
-static gboolean
-read_strv (JsonObject  *object,
-           const char  *where,
-           const char  *name,
-           GStrv       *field,
-           GError     **error)
-{
-  JsonArray *array;
-
-  if (!read_array (object, where, name, &array, error))
-    return FALSE;
-  if (array == NULL)
-    return TRUE;
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-        {
-          g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
-                       /* Translators: e.g. "Class 2 of the model file: item 3 of “samples” should be a string, not null". */
-                       _("%s: item %u of “%s” should be a string, not %s"), where, i + 1, name, describe_node (node));
-          return FALSE;
-        }
-    }
-  replace_strv (field, strv_from_json_array (array));
-  return TRUE;
-}
+ * edited, so every member is read with a type check (cg_json_read_*()),
+ * and one that is missing or null takes its default. */
 
 /* Item @index of @array (a member of the model file's top object) as an
  * object, or NULL with @error set. */
@@ -1664,7 +1480,7 @@ read_item (JsonArray   *array,
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC,
                    /* Translators: e.g. "Class 1 of the model file should be an object, not a number". */
-                   _("%s should be an object, not %s"), where, describe_node (node));
+                   _("%s should be an object, not %s"), where, cg_json_describe_node (node));
       return NULL;
     }
   return json_node_get_object (node);
@@ -1676,9 +1492,9 @@ read_classes (CgSiteModel  *self,
               GError      **error)
 {
   g_autoptr(GHashTable) numbers = g_hash_table_new (g_str_hash, g_str_equal);
-  JsonArray *array;
+  JsonArray *array = NULL;
 
-  if (!read_array (object, _("The model file"), "classes", &array, error))
+  if (!cg_json_read_array (object, _("The model file"), "classes", &array, error))
     return FALSE;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
@@ -1689,11 +1505,11 @@ read_classes (CgSiteModel  *self,
       CgPageClass *klass;
 
       if (item == NULL ||
-          !read_string (item, where, "name", &name, error) ||
-          !read_string (item, where, "label", &label, error) ||
-          !read_string (item, where, "url_pattern", &url_pattern, error) ||
-          !read_int (item, where, "depth", -1, G_MAXINT, &depth, error) ||
-          !read_int (item, where, "pages", 0, G_MAXINT, &pages, error))
+          !cg_json_read_string (item, where, "name", &name, error) ||
+          !cg_json_read_string (item, where, "label", &label, error) ||
+          !cg_json_read_string (item, where, "url_pattern", &url_pattern, error) ||
+          !cg_json_read_int (item, where, "depth", -1, G_MAXINT, &depth, error) ||
+          !cg_json_read_int (item, where, "pages", 0, G_MAXINT, &pages, error))
         return FALSE;
       if (name == NULL || *name == '\0')
         {
@@ -1715,8 +1531,8 @@ read_classes (CgSiteModel  *self,
       /* An empty pattern is no pattern, as "-" is in a crawl spec. */
       klass->url_pattern = url_pattern != NULL && *url_pattern != '\0' ? g_strdup (url_pattern) : NULL;
       klass->n_pages = (guint) pages;
-      if (!read_strv (item, where, "schema", &klass->schema, error) ||
-          !read_strv (item, where, "samples", &klass->samples, error))
+      if (!cg_json_read_strv (item, where, "schema", &klass->schema, error) ||
+          !cg_json_read_strv (item, where, "samples", &klass->samples, error))
         return FALSE;
     }
   return TRUE;
@@ -1727,9 +1543,9 @@ read_links (CgSiteModel  *self,
             JsonObject   *object,
             GError      **error)
 {
-  JsonArray *array;
+  JsonArray *array = NULL;
 
-  if (!read_array (object, _("The model file"), "links", &array, error))
+  if (!cg_json_read_array (object, _("The model file"), "links", &array, error))
     return FALSE;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
@@ -1742,12 +1558,12 @@ read_links (CgSiteModel  *self,
       CgClassLink *link;
 
       if (item == NULL ||
-          !read_string (item, where, "source", &source, error) ||
-          !read_string (item, where, "target", &target, error) ||
-          !read_string (item, where, "type", &type_name, error) ||
-          !read_string (item, where, "menu", &menu_name, error) ||
-          !read_string (item, where, "xpath", &xpath, error) ||
-          !read_int (item, where, "links", 0, G_MAXINT, &n_links, error))
+          !cg_json_read_string (item, where, "source", &source, error) ||
+          !cg_json_read_string (item, where, "target", &target, error) ||
+          !cg_json_read_string (item, where, "type", &type_name, error) ||
+          !cg_json_read_string (item, where, "menu", &menu_name, error) ||
+          !cg_json_read_string (item, where, "xpath", &xpath, error) ||
+          !cg_json_read_int (item, where, "links", 0, G_MAXINT, &n_links, error))
         return FALSE;
       if (source == NULL || target == NULL || xpath == NULL || type_name == NULL)
         {
@@ -1779,9 +1595,9 @@ read_data_links (CgSiteModel  *self,
                  JsonObject   *object,
                  GError      **error)
 {
-  JsonArray *array;
+  JsonArray *array = NULL;
 
-  if (!read_array (object, _("The model file"), "data_links", &array, error))
+  if (!cg_json_read_array (object, _("The model file"), "data_links", &array, error))
     return FALSE;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
@@ -1792,10 +1608,10 @@ read_data_links (CgSiteModel  *self,
       CgDataLinkType type;
 
       if (item == NULL ||
-          !read_string (item, where, "source", &source, error) ||
-          !read_string (item, where, "type", &type_name, error) ||
-          !read_string (item, where, "xpath", &xpath, error) ||
-          !read_string (item, where, "name", &name, error))
+          !cg_json_read_string (item, where, "source", &source, error) ||
+          !cg_json_read_string (item, where, "type", &type_name, error) ||
+          !cg_json_read_string (item, where, "xpath", &xpath, error) ||
+          !cg_json_read_string (item, where, "name", &name, error))
         return FALSE;
       if (source == NULL || xpath == NULL || type_name == NULL)
         {
@@ -1825,9 +1641,9 @@ read_patterns (CgSiteModel  *self,
                JsonObject   *object,
                GError      **error)
 {
-  JsonArray *array;
+  JsonArray *array = NULL;
 
-  if (!read_array (object, _("The model file"), "patterns", &array, error))
+  if (!cg_json_read_array (object, _("The model file"), "patterns", &array, error))
     return FALSE;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
@@ -1838,9 +1654,9 @@ read_patterns (CgSiteModel  *self,
       gint64 pages = 0;
 
       if (item == NULL ||
-          !read_string (item, where, "pattern", &pattern, error) ||
-          !read_double (item, where, "score", &score, error) ||
-          !read_int (item, where, "pages", 0, G_MAXINT, &pages, error))
+          !cg_json_read_string (item, where, "pattern", &pattern, error) ||
+          !cg_json_read_double (item, where, "score", &score, error) ||
+          !cg_json_read_int (item, where, "pages", 0, G_MAXINT, &pages, error))
         return FALSE;
       if (pattern == NULL || *pattern == '\0')
         {
@@ -1869,7 +1685,7 @@ cg_site_model_from_json_with_site (const char  *site,
   g_autoptr(CgSiteModel) self = NULL;
   const char *where = _("The model file");
   const char *file_site = NULL, *entry_class = NULL;
-  JsonNode *parameters;
+  JsonObject *parameters = NULL;
   JsonObject *object;
 
   root = cg_json_parse (text, -1, error);
@@ -1884,22 +1700,19 @@ cg_site_model_from_json_with_site (const char  *site,
       return NULL;
     }
   object = json_node_get_object (root);
-  if (!read_string (object, where, "site", &file_site, error) ||
-      !read_string (object, where, "entry_class", &entry_class, error))
+  if (!cg_json_read_string (object, where, "site", &file_site, error) ||
+      !cg_json_read_string (object, where, "entry_class", &entry_class, error))
     return NULL;
   self = cg_site_model_new (file_site != NULL && *file_site != '\0' ? file_site : site);
-  if (!read_int (object, where, "created_at", 0, G_MAXINT64, &self->created_at, error))
+  if (!cg_json_read_int (object, where, "created_at", 0, G_MAXINT64, &self->created_at, error))
     return NULL;
   cg_site_model_set_entry_class (self, entry_class);
-  parameters = get_member (object, "parameters");
-  if (parameters != NULL && !JSON_NODE_HOLDS_OBJECT (parameters))
-    {
-      member_error (error, where, "parameters", _("an object"), parameters);
-      return NULL;
-    }
+  if (!cg_json_read_object (object, where, "parameters", &parameters, error))
+    return NULL;
   if (parameters != NULL)
     {
-      g_autofree char *text_parameters = json_to_string (parameters, FALSE);
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), parameters);
+      g_autofree char *text_parameters = json_to_string (node, FALSE);
 
       cg_site_model_set_parameters (self, text_parameters);
     }

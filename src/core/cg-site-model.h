@@ -165,7 +165,9 @@ CgSiteModel       *cg_site_model_from_json        (const char        *text,
  * takes it. Models read from a file are checked more than the ones
  * Cartograph builds: the site must be an http or https URL when given,
  * class names unique and URL patterns regular expressions, and every
- * member of the JSON of the type it should be. */
+ * member of the JSON of the type it should be. Fails in JSON_PARSER_ERROR
+ * for text that is not JSON, CG_JSON_ERROR for a member of the wrong
+ * type, and CG_SITE_MODEL_ERROR for the rest. */
 CgSiteModel       *cg_site_model_from_json_with_site (const char     *site,
                                                       const char     *text,
                                                       GError        **error);

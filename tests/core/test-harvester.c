@@ -1733,6 +1733,25 @@ test_bad_input (void)
   g_assert_null (cg_harvest_options_from_json ("[1, 2", &error));
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
   g_clear_error (&error);
+  /* Members of the wrong type are named, with no critical from json-glib. */
+  {
+    const char *wrong[][2] = {
+      { "{\"everything\": \"yes\"}", "“everything” should be true or false, not a string" },
+      { "{\"strategy\": []}", "“strategy” should be a string, not an array" },
+      { "{\"like_similarity\": {}}", "“like_similarity” should be a number, not an object" },
+      { "{\"crawl\": 3}", "“crawl” should be an object, not a number" },
+      { "{\"max_repeats\": 1.5}", "“max_repeats” should be a whole number" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (wrong); i++)
+      {
+        g_assert_null (cg_harvest_options_from_json (wrong[i][0], &error));
+        g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID);
+        if (strstr (error->message, wrong[i][1]) == NULL)
+          g_error ("options %s gave “%s”, expected “%s”", wrong[i][0], error->message, wrong[i][1]);
+        g_clear_error (&error);
+      }
+  }
 
   /* A model that is not saved, a model without patterns for a
    * pattern-driven harvest. */
@@ -1776,6 +1795,16 @@ test_bad_input (void)
   g_assert_null (cg_harvester_new_for_crawl (demo->project, 1, &error));
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
   g_assert_nonnull (strstr (error->message, "is not a harvest"));
+  g_clear_error (&error);
+  g_assert_true (g_file_set_contents (state, "{\"options\": {\"strategy\": \"classes\"}, \"site\": 3}", -1, NULL));
+  g_assert_null (cg_harvester_new_for_crawl (demo->project, 1, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_assert_nonnull (strstr (error->message, "“site” should be a string, not a number"));
+  g_clear_error (&error);
+  g_assert_true (g_file_set_contents (state, "{\"options\": [], \"site\": \"http://127.0.0.1/\"}", -1, NULL));
+  g_assert_null (cg_harvester_new_for_crawl (demo->project, 1, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_assert_nonnull (strstr (error->message, "“options” should be an object, not an array"));
   g_clear_error (&error);
 
   /* A report of crawls the project does not have. */
