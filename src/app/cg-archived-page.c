@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "cg-archive.h"
+#include "cg-archive-proxy.h"
 #include "cg-archived-page.h"
 #include "cg-web-context.h"
 
@@ -50,6 +51,36 @@ set_url (CgArchivedPage *self,
 }
 
 static void
+show_error (CgArchivedPage *self,
+            const char     *url,
+            const char     *reason)
+{
+  g_autofree char *description = g_strdup_printf (_("%s could not be shown from the archive: %s"), url, reason);
+
+  gtk_spinner_stop (self->spinner);
+  adw_status_page_set_description (self->error_page, description);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+}
+
+/* The archive's answer for a page it could not supply (a WARC file gone
+ * or damaged) is a plain page of the proxy's, which no load-failed
+ * reports: its headers tell it, and why. */
+static void
+check_archive_miss (CgArchivedPage *self,
+                    WebKitWebView  *view)
+{
+  WebKitWebResource *resource = webkit_web_view_get_main_resource (view);
+  WebKitURIResponse *response = resource != NULL ? webkit_web_resource_get_response (resource) : NULL;
+  g_autofree char *reason = NULL;
+
+  if (response == NULL)
+    return;
+  reason = cg_archive_proxy_describe_miss (webkit_uri_response_get_http_headers (response));
+  if (reason != NULL)
+    show_error (self, webkit_uri_response_get_uri (response), reason);
+}
+
+static void
 load_changed_cb (WebKitWebView   *view,
                  WebKitLoadEvent  event,
                  CgArchivedPage  *self)
@@ -65,6 +96,8 @@ load_changed_cb (WebKitWebView   *view,
       gtk_spinner_start (self->spinner);
       gtk_stack_set_visible_child_name (self->stack, "page");
     }
+  else if (event == WEBKIT_LOAD_COMMITTED)
+    check_archive_miss (self, view);
   else if (event == WEBKIT_LOAD_FINISHED)
     gtk_spinner_stop (self->spinner);
 }
@@ -76,15 +109,10 @@ load_failed_cb (WebKitWebView   *view,
                 GError          *error,
                 CgArchivedPage  *self)
 {
-  g_autofree char *description = NULL;
-
   /* A load replaced by another one is not a failure to show. */
   if (g_error_matches (error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED))
     return FALSE;
-  gtk_spinner_stop (self->spinner);
-  description = g_strdup_printf (_("%s could not be shown from the archive: %s"), failing_uri, error->message);
-  adw_status_page_set_description (self->error_page, description);
-  gtk_stack_set_visible_child_name (self->stack, "error");
+  show_error (self, failing_uri, error->message);
   return TRUE;
 }
 

@@ -782,6 +782,11 @@ export_thread (GTask        *task,
   file_out = g_file_replace (job->file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &error);
   if (file_out == NULL)
     {
+      g_autofree char *name = g_file_get_parse_name (job->file);
+
+      /* GIO's message says what failed ("Error opening file"), not that
+       * the export did. */
+      g_prefix_error (&error, _("Could not export the records to “%s”: "), name);
       g_task_return_error (task, error);
       return;
     }

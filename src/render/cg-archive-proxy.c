@@ -472,3 +472,19 @@ cg_archive_proxy_get_n_missed (CgArchiveProxy *self)
   g_return_val_if_fail (CG_IS_ARCHIVE_PROXY (self), 0);
   return self->n_missed;
 }
+
+char *
+cg_archive_proxy_describe_miss (SoupMessageHeaders *headers)
+{
+  const char *escaped;
+  g_autofree char *reason = NULL;
+
+  if (headers == NULL || g_strcmp0 (soup_message_headers_get_one (headers, CG_ARCHIVE_PROXY_HEADER), "miss") != 0)
+    return NULL;
+  escaped = soup_message_headers_get_one (headers, CG_ARCHIVE_PROXY_ERROR_HEADER);
+  reason = escaped != NULL ? g_uri_unescape_string (escaped, NULL) : NULL;
+  /* The proxy sends valid UTF-8; anything else did not come from it. */
+  if (reason == NULL || !g_utf8_validate (reason, -1, NULL))
+    return g_strdup (_("the archive has no response for it"));
+  return g_steal_pointer (&reason);
+}

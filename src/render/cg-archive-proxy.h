@@ -53,4 +53,10 @@ const char     *cg_archive_proxy_get_uri        (CgArchiveProxy  *self);
 guint           cg_archive_proxy_get_n_served   (CgArchiveProxy  *self);
 guint           cg_archive_proxy_get_n_missed   (CgArchiveProxy  *self);
 
+/* Whether @headers are those of the proxy's answer for a URL the archive
+ * could not supply (404 or 502 above), and if so, why: the reason the
+ * proxy gave, or a general one when it gave none that can be read. NULL
+ * for an archived answer. */
+char           *cg_archive_proxy_describe_miss  (SoupMessageHeaders *headers);
+
 G_END_DECLS

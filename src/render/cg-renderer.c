@@ -395,8 +395,7 @@ check_loaded_page (CgRenderer         *self,
                    GError            **error)
 {
   const char *shown = webkit_web_view_get_uri (self->view);
-  SoupMessageHeaders *headers;
-  const char *source;
+  g_autofree char *reason = NULL;
 
   if (!uri_is_web (shown))
     {
@@ -414,19 +413,9 @@ check_loaded_page (CgRenderer         *self,
 
   if (cg_web_context_get_archive (self->context) == NULL || response == NULL)
     return TRUE;
-  headers = webkit_uri_response_get_http_headers (response);
-  source = headers != NULL ? soup_message_headers_get_one (headers, CG_ARCHIVE_PROXY_HEADER) : NULL;
-  if (g_strcmp0 (source, "miss") == 0)
+  reason = cg_archive_proxy_describe_miss (webkit_uri_response_get_http_headers (response));
+  if (reason != NULL)
     {
-      const char *escaped = soup_message_headers_get_one (headers, CG_ARCHIVE_PROXY_ERROR_HEADER);
-      g_autofree char *reason = escaped != NULL ? g_uri_unescape_string (escaped, NULL) : NULL;
-
-      /* The proxy sends valid UTF-8; anything else did not come from it. */
-      if (reason == NULL || !g_utf8_validate (reason, -1, NULL))
-        {
-          g_free (reason);
-          reason = g_strdup (_("the archive has no response for it"));
-        }
       g_set_error (error, CG_RENDER_ERROR, CG_RENDER_ERROR_LOAD_FAILED,
                    _("Cannot replay %s from the archive “%s”: %s"),
                    self->result->requested_url,

@@ -817,6 +817,7 @@ test_export (void)
     g_assert_cmpuint (written, ==, 0);
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "records.csv"));
+    g_assert_true (g_str_has_prefix (error->message, "Could not export the records to"));
     g_clear_error (&error);
   }
 
@@ -1114,6 +1115,15 @@ test_wrapper_page (void)
   cg_test_iterate ();
 }
 
+/* Whether the archived page @user_data shows its error page. */
+static gboolean
+shows_error (gpointer user_data)
+{
+  GtkWidget *stack = cg_test_find_widget (user_data, GTK_TYPE_STACK, NULL);
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (stack)), "error") == 0;
+}
+
 static void
 load_changed_cb (WebKitWebView   *web_view,
                  WebKitLoadEvent  event,
@@ -1348,6 +1358,33 @@ test_archived_page (void)
   g_assert_error (error, CG_ARCHIVE_ERROR, CG_ARCHIVE_ERROR_NOT_FOUND);
   g_clear_error (&error);
   g_assert_cmpstr (cg_archived_page_get_url (page), ==, url);
+
+  /* A page whose WARC file is gone is in the index, but the archive
+   * cannot supply it: the error page says so, and why, instead of the
+   * archive's plain answer. */
+  {
+    g_autofree char *warc_dir = cg_project_get_warc_dir (site.project);
+    g_autofree char *aside = g_strconcat (warc_dir, "-aside", NULL);
+    const char *other = g_ptr_array_index (site.category_urls, 2);
+    GtkWidget *status = cg_test_find_widget (GTK_WIDGET (page), ADW_TYPE_STATUS_PAGE, NULL);
+    const char *description;
+
+    /* Opened again, the project gets an archive of its own, which has not
+     * opened the WARC files yet. */
+    g_autoptr(CgProject) again = cg_project_open (cg_project_get_folder (site.project), &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (status);
+    g_assert_cmpint (g_rename (warc_dir, aside), ==, 0);
+    g_assert_true (cg_archived_page_load (page, again, other, &error));
+    g_assert_no_error (error);
+    cg_test_wait_for (shows_error, page, "the archived page's error");
+    description = adw_status_page_get_description (ADW_STATUS_PAGE (status));
+    g_assert_nonnull (strstr (description, other));
+    g_assert_nonnull (strstr (description, "could not be shown from the archive"));
+    g_assert_nonnull (strstr (description, "WARC"));
+    g_assert_cmpint (g_rename (aside, warc_dir), ==, 0);
+  }
 
   gtk_window_destroy (window);
   cg_test_iterate ();
