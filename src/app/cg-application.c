@@ -90,6 +90,13 @@ quit_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
+  /* A window where a crawl runs asks first: quitting stops the crawl. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (user_data)); l != NULL; l = l->next)
+    if (CG_IS_WINDOW (l->data) && cg_window_is_busy (l->data))
+      {
+        cg_window_quit (l->data);
+        return;
+      }
   g_application_quit (G_APPLICATION (user_data));
 }
 

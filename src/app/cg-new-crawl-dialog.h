@@ -17,5 +17,6 @@ void              cg_new_crawl_dialog_set_url      (CgNewCrawlDialog *self,
                                                     const char       *url);
 char             *cg_new_crawl_dialog_validate_url (const char       *text,
                                                     char            **out_host);
+char             *cg_new_crawl_dialog_validate_contact (const char   *text);
 
 G_END_DECLS

@@ -37,6 +37,11 @@ struct _CgPipeline
   GCancellable    *cancellable;
   CgSiteModel     *model;
 
+  /* What the work under way, or the last, could not read or render. */
+  guint            n_unreadable_pages;
+  char            *unreadable_reason;
+  guint            n_unrendered_samples;
+
   /* Extraction progress, written by the worker thread. */
   GMutex           progress_lock;
   char            *progress_class;
@@ -150,6 +155,16 @@ check_idle (CgPipeline  *self,
   return FALSE;
 }
 
+/* The counts of pages not read or not rendered are those of one piece of
+ * work, from the exploration to the end of its extraction. */
+static void
+reset_counts (CgPipeline *self)
+{
+  self->n_unreadable_pages = 0;
+  g_clear_pointer (&self->unreadable_reason, g_free);
+  self->n_unrendered_samples = 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Exploration                                                         */
 
@@ -220,6 +235,7 @@ cg_pipeline_explore (CgPipeline             *self,
   self->explorer = cg_site_explorer_new (self->project, config, params, error);
   if (self->explorer == NULL)
     return FALSE;
+  reset_counts (self);
   self->javascript = javascript;
   g_clear_object (&self->model);
   g_free (self->site_url);
@@ -251,6 +267,7 @@ sampler_failed_cb (CgClassSampler *sampler,
 {
   g_autofree char *message = NULL;
 
+  self->n_unrendered_samples++;
   /* Translators: %s is a page's address, the second %s why it could not be rendered. */
   message = g_strdup_printf (_("The sample %s could not be rendered: %s"), url, error->message);
   g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
@@ -391,6 +408,7 @@ render_line_cb (GObject      *source,
       g_autofree char *message = NULL;
 
       *tab = '\0';
+      self->n_unrendered_samples++;
       /* Translators: %s is a page's address, the second %s why it could not be rendered. */
       message = g_strdup_printf (_("The sample %s could not be rendered: %s"), line + strlen ("failed "), tab + 1);
       g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
@@ -514,6 +532,7 @@ cg_pipeline_prepare_model (CgPipeline   *self,
 
   if (!check_idle (self, error))
     return FALSE;
+  reset_counts (self);
   self->javascript = javascript;
   g_set_object (&self->model, model);
   g_free (self->site_url);
@@ -532,13 +551,14 @@ typedef struct {
   CgPipeline   *pipeline;   /* for progress only; the task keeps it alive */
   GMainContext *context;    /* where progress is reported */
   /* Written by the worker thread only, read once its task is over. */
-  guint         n_skipped;
+  GHashTable   *skipped_urls;   /* char * set */
   char         *first_skip;
 } ExtractJob;
 
 static void
 extract_job_free (ExtractJob *job)
 {
+  g_hash_table_unref (job->skipped_urls);
   g_free (job->first_skip);
   g_free (job->folder);
   g_free (job->site);
@@ -601,7 +621,8 @@ extract_progress (const char *class_name,
 
 /* Called in the worker thread for a page that cannot be read: the pages
  * are counted and the first reason kept, for one warning at the end (a
- * missing WARC file makes every page of it unreadable). */
+ * missing WARC file makes every page of it unreadable). A page is counted
+ * once, though learning a wrapper and extracting may both have tried it. */
 static void
 extract_skipped (const char   *class_name,
                  const char   *url,
@@ -610,8 +631,9 @@ extract_skipped (const char   *class_name,
 {
   ExtractJob *job = user_data;
 
-  if (job->n_skipped++ == 0)
+  if (job->first_skip == NULL)
     job->first_skip = g_strdup (reason->message);
+  g_hash_table_add (job->skipped_urls, g_strdup (url));
 }
 
 static void
@@ -650,7 +672,10 @@ extracted_cb (GObject      *source,
   g_autoptr(CgSiteModel) model = g_object_ref (self->model);
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
 
-  if (job->n_skipped > 0)
+  self->n_unreadable_pages = g_hash_table_size (job->skipped_urls);
+  g_free (self->unreadable_reason);
+  self->unreadable_reason = g_strdup (job->first_skip);
+  if (self->n_unreadable_pages > 0)
     {
       g_autofree char *message = NULL;
 
@@ -658,8 +683,8 @@ extracted_cb (GObject      *source,
       message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                               "%u archived page could not be read and kept its earlier records: %s",
                                               "%u archived pages could not be read and kept their earlier records; the first: %s",
-                                              job->n_skipped),
-                                 job->n_skipped, job->first_skip);
+                                              self->n_unreadable_pages),
+                                 self->n_unreadable_pages, job->first_skip);
       g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
     }
 
@@ -685,6 +710,7 @@ start_extracting (CgPipeline  *self,
   job->version = cg_site_model_get_version (model);
   job->pipeline = self;
   job->context = g_main_context_ref_thread_default ();
+  job->skipped_urls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_set_object (&self->model, model);
   self->cancellable = g_cancellable_new ();
   self->progress_sent_us = 0;
@@ -706,6 +732,7 @@ cg_pipeline_extract (CgPipeline   *self,
 
   if (!check_idle (self, error))
     return FALSE;
+  reset_counts (self);
   g_free (self->site_url);
   self->site_url = g_strdup (cg_site_model_get_site (model));
   start_extracting (self, model);
@@ -745,6 +772,7 @@ cg_pipeline_harvest (CgPipeline              *self,
   self->harvester = cg_harvester_new (self->project, model, options, error);
   if (self->harvester == NULL)
     return FALSE;
+  reset_counts (self);
   g_set_object (&self->model, model);
   g_free (self->site_url);
   self->site_url = g_strdup (cg_site_model_get_site (model));
@@ -874,6 +902,27 @@ cg_pipeline_get_site_url (CgPipeline *self)
   return self->site_url;
 }
 
+guint
+cg_pipeline_get_n_unreadable_pages (CgPipeline *self)
+{
+  g_return_val_if_fail (CG_IS_PIPELINE (self), 0);
+  return self->n_unreadable_pages;
+}
+
+const char *
+cg_pipeline_get_unreadable_reason (CgPipeline *self)
+{
+  g_return_val_if_fail (CG_IS_PIPELINE (self), NULL);
+  return self->unreadable_reason;
+}
+
+guint
+cg_pipeline_get_n_unrendered_samples (CgPipeline *self)
+{
+  g_return_val_if_fail (CG_IS_PIPELINE (self), 0);
+  return self->n_unrendered_samples;
+}
+
 CgProject *
 cg_pipeline_get_project (CgPipeline *self)
 {
@@ -913,6 +962,7 @@ cg_pipeline_finalize (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->project);
   g_free (self->site_url);
+  g_free (self->unreadable_reason);
   g_free (self->progress_class);
   g_mutex_clear (&self->progress_lock);
 

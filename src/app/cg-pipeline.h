@@ -109,5 +109,14 @@ CgHarvester     *cg_pipeline_get_harvester  (CgPipeline            *self);
 CgSiteModel     *cg_pipeline_get_model      (CgPipeline            *self);
 /* The site being explored or harvested, or NULL. */
 const char      *cg_pipeline_get_site_url   (CgPipeline            *self);
+/* What the work under way, or the last (from an exploration to the end
+ * of its extraction), could not do, for the "finished" handler to say:
+ * archived pages extraction could not read (a WARC file gone or damaged),
+ * which kept their earlier records, and why the first could not (NULL
+ * when none); sample pages that could not be rendered. Each "warning"
+ * said so already, page by page or in one message. */
+guint            cg_pipeline_get_n_unreadable_pages   (CgPipeline  *self);
+const char      *cg_pipeline_get_unreadable_reason    (CgPipeline  *self);
+guint            cg_pipeline_get_n_unrendered_samples (CgPipeline  *self);
 
 G_END_DECLS

@@ -9,8 +9,8 @@
 
 G_BEGIN_DECLS
 
-/* Every row is bound to its GSettings key, so a change applies at once
- * and there is nothing to save. */
+/* Every row applies its change to its GSettings key at once, so there is
+ * nothing to save; a contact the crawls would refuse is not stored. */
 #define CG_TYPE_PREFERENCES_WINDOW (cg_preferences_window_get_type ())
 G_DECLARE_FINAL_TYPE (CgPreferencesWindow, cg_preferences_window, CG, PREFERENCES_WINDOW, AdwPreferencesWindow)
 

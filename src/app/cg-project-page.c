@@ -44,6 +44,9 @@ struct _CgProjectPage
   CgLearnerParams  explore_params;
   gboolean         explore_javascript;
 
+  /* That the store could not be read was said, and nothing read since. */
+  gboolean         read_error_reported;
+
   AdwViewStack        *view_stack;
   GtkStack            *model_stack;
   AdwStatusPage       *model_working_page;
@@ -83,6 +86,35 @@ toast (CgProjectPage *self,
   /* The window shows it; a page outside a window (in tests) logs it. */
   if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", message))
     g_message ("%s", message);
+}
+
+/* For what stops work the user asked for, or what cannot be read: a toast
+ * is cut to one line and gone in seconds, while the window's dialog shows
+ * the whole explanation until it is read. */
+static void
+report_error (CgProjectPage *self,
+              const char    *heading,
+              const char    *body)
+{
+  if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.error", "(ss)", heading, body))
+    g_message ("%s: %s", heading, body);
+}
+
+/* The views keep what they showed when the store cannot be read, so that a
+ * damaged project does not look empty; this says why they did not change.
+ * Each view reads the store, so once is enough until a read works again. */
+static void
+report_read_error (CgProjectPage *self,
+                   const GError  *error)
+{
+  g_autofree char *body = NULL;
+
+  if (self->read_error_reported)
+    return;
+  self->read_error_reported = TRUE;
+  /* Translators: %s says what went wrong, in the database's words. */
+  body = g_strdup_printf (_("The project’s database cannot be read: %s"), error->message);
+  report_error (self, _("Cannot Read the Project"), body);
 }
 
 static void
@@ -187,46 +219,70 @@ truncate_list (GtkListBox *list,
     gtk_list_box_remove (list, GTK_WIDGET (row));
 }
 
-static void
-reload_crawls (CgProjectPage *self)
+/* Fails when the crawls cannot be read, keeping the rows shown before:
+ * "No crawls yet" would say the project lost its crawls. */
+static gboolean
+reload_crawls (CgProjectPage  *self,
+               GError        **error)
 {
+  CgStore *store;
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GError) error = NULL;
-  guint rows = 0;
+  g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) subtitles = g_ptr_array_new_with_free_func (g_free);
+  int rc;
 
   if (self->project == NULL)
     {
       clear_list (self->crawl_list);
-      return;
+      return TRUE;
     }
 
   adw_action_row_set_subtitle (self->name_row, cg_project_get_name (self->project));
   adw_action_row_set_subtitle (self->folder_row, cg_project_get_folder (self->project));
 
-  stmt = cg_store_prepare (cg_project_get_store (self->project),
-                           "SELECT kind, seed_url, state, created_at FROM crawls ORDER BY id DESC LIMIT ?1",
-                           &error);
-  if (stmt != NULL)
-    sqlite3_bind_int (stmt, 1, MAX_LISTED_CRAWLS);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+  store = cg_project_get_store (self->project);
+  stmt = cg_store_prepare (store, "SELECT kind, seed_url, state, created_at FROM crawls ORDER BY id DESC LIMIT ?1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int (stmt, 1, MAX_LISTED_CRAWLS);
+  /* All rows are read before any is shown, so that a read failing half
+   * way leaves the list as it was. */
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *kind = (const char *) sqlite3_column_text (stmt, 0);
       const char *seed = (const char *) sqlite3_column_text (stmt, 1);
       const char *state = (const char *) sqlite3_column_text (stmt, 2);
       g_autoptr(GDateTime) created = g_date_time_new_from_unix_local (sqlite3_column_int64 (stmt, 3));
       g_autofree char *when = created != NULL ? g_date_time_format (created, "%x %X") : g_strdup ("");
+
+      g_ptr_array_add (titles, g_strdup (seed != NULL ? seed : ""));
       /* Translators: a crawl's kind, its state and when it was created. */
-      g_autofree char *subtitle = g_strdup_printf (_("%s · %s · %s"),
-                                                   describe_kind (kind), describe_state (state), when);
-
-      set_plain_row (self->crawl_list, rows++, seed != NULL ? seed : "", subtitle);
+      g_ptr_array_add (subtitles, g_strdup_printf (_("%s · %s · %s"),
+                                                   describe_kind (kind), describe_state (state), when));
     }
-  if (error != NULL)
-    g_warning ("Could not list the crawls of %s: %s", cg_project_get_folder (self->project), error->message);
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return FALSE;
+    }
 
-  if (rows == 0)
-    set_plain_row (self->crawl_list, rows++, _("No crawls yet"), "");
-  truncate_list (self->crawl_list, rows);
+  for (guint i = 0; i < titles->len; i++)
+    set_plain_row (self->crawl_list, i, g_ptr_array_index (titles, i), g_ptr_array_index (subtitles, i));
+  if (titles->len == 0)
+    set_plain_row (self->crawl_list, 0, _("No crawls yet"), "");
+  truncate_list (self->crawl_list, MAX (titles->len, 1));
+  return TRUE;
+}
+
+/* After the work under way changed what the project holds. */
+static void
+refresh_crawls (CgProjectPage *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!reload_crawls (self, &error))
+    report_read_error (self, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -246,8 +302,16 @@ load_shown_model (CgProjectPage  *self,
     return NULL;
   for (guint i = 0; sites[i] != NULL; i++)
     {
-      g_autoptr(CgSiteModel) model = cg_site_model_load_latest (store, sites[i], NULL);
+      g_autoptr(GError) load_error = NULL;
+      g_autoptr(CgSiteModel) model = cg_site_model_load_latest (store, sites[i], &load_error);
 
+      /* A site without a model is passed over; a store that cannot be
+       * read is not taken for one. */
+      if (model == NULL && !g_error_matches (load_error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&load_error));
+          return NULL;
+        }
       if (model == NULL)
         continue;
       if (self->site_url != NULL && g_str_equal (sites[i], self->site_url))
@@ -259,28 +323,32 @@ load_shown_model (CgProjectPage  *self,
 }
 
 /* Pages labelled with each class under @model (by the exploration, and by
- * harvests after it): class name → count. */
+ * harvests after it): class name → count; NULL when they cannot be read. */
 static GHashTable *
-count_pages_by_class (CgProjectPage *self,
-                      CgSiteModel   *model)
+count_pages_by_class (CgProjectPage  *self,
+                      CgSiteModel    *model,
+                      GError        **error)
 {
-  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  CgStore *store = cg_project_get_store (self->project);
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GError) error = NULL;
+  int rc;
 
-  stmt = cg_store_prepare (cg_project_get_store (self->project),
+  stmt = cg_store_prepare (store,
                            "SELECT class, COUNT(*) FROM page_labels WHERE model_id = ?1 AND class IS NOT NULL GROUP BY class",
-                           &error);
+                           error);
   if (stmt == NULL)
-    {
-      g_warning ("Could not count the pages of each class: %s", error->message);
-      return counts;
-    }
+    return NULL;
   sqlite3_bind_int64 (stmt, 1, cg_site_model_get_id (model));
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     g_hash_table_insert (counts, g_strdup ((const char *) sqlite3_column_text (stmt, 0)),
                          GUINT_TO_POINTER ((guint) sqlite3_column_int64 (stmt, 1)));
-  return counts;
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
+  return g_steal_pointer (&counts);
 }
 
 static char *
@@ -381,13 +449,16 @@ reload_classes (CgProjectPage *self)
         g_hash_table_insert (old_rows, (gpointer) name, old_row);
     }
 
-  pages = count_pages_by_class (self, self->model);
-  records = cg_record_store_count_by_class (cg_project_get_store (self->project),
-                                            cg_site_model_get_id (self->model), &error);
+  /* Counts that cannot be read leave the rows as they were rather than
+   * show every class empty. */
+  pages = count_pages_by_class (self, self->model, &error);
+  if (pages != NULL)
+    records = cg_record_store_count_by_class (cg_project_get_store (self->project),
+                                              cg_site_model_get_id (self->model), &error);
   if (records == NULL)
     {
-      g_warning ("Could not count the records of each class: %s", error->message);
-      records = g_hash_table_new (g_str_hash, g_str_equal);
+      report_read_error (self, error);
+      return;
     }
 
   classes = cg_site_model_get_classes (self->model);
@@ -752,21 +823,28 @@ compare_with_version (CgProjectPage *self,
       }
 }
 
-static void
-reload_model (CgProjectPage *self)
+/* Fails when the models cannot be read, keeping the one shown: a damaged
+ * project would otherwise look like one never explored. */
+static gboolean
+reload_model (CgProjectPage  *self,
+              GError        **error)
 {
   g_autoptr(CgSiteModel) model = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) load_error = NULL;
 
   if (self->project == NULL)
     {
       show_model (self, NULL);
-      return;
+      return TRUE;
     }
-  model = load_shown_model (self, &error);
-  if (error != NULL)
-    toast (self, error->message);
+  model = load_shown_model (self, &load_error);
+  if (load_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&load_error));
+      return FALSE;
+    }
   show_model (self, model);
+  return TRUE;
 }
 
 static void
@@ -787,7 +865,7 @@ version_selected_cb (CgProjectPage *self)
                                  g_array_index (self->compare_versions, int, selected - 1), &error);
   if (previous == NULL)
     {
-      toast (self, error->message);
+      report_error (self, _("Cannot Compare the Versions"), error->message);
       return;
     }
   cg_class_graph_set_diff (self->graph, previous);
@@ -939,7 +1017,7 @@ stage_changed_cb (CgPipeline      *pipeline,
       break;
     }
   if (stage != CG_PIPELINE_IDLE)
-    reload_crawls (self);
+    refresh_crawls (self);
   update_model_stack (self);
   update_actions (self);
 }
@@ -1010,7 +1088,7 @@ model_saved_cb (CgPipeline    *pipeline,
   show_model (self, model);
   if (earlier > 0 && earlier != cg_site_model_get_version (model))
     compare_with_version (self, earlier);
-  reload_crawls (self);
+  refresh_crawls (self);
   if (self->show_model_when_saved &&
       g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "crawl") == 0)
     adw_view_stack_set_visible_child_name (self->view_stack, "model");
@@ -1061,6 +1139,49 @@ count_all_records (CgProjectPage *self)
   return total;
 }
 
+/* The end of a piece of work some of whose pages could not be read or
+ * rendered: the model is there, but its records are not all new. Said in
+ * the window's dialog, since a toast would not hold the whole of it and
+ * the records look complete. Returns FALSE when all pages were read. */
+static gboolean
+report_unread_pages (CgProjectPage *self,
+                     CgPipeline    *pipeline)
+{
+  guint n_unreadable = cg_pipeline_get_n_unreadable_pages (pipeline);
+  guint n_unrendered = cg_pipeline_get_n_unrendered_samples (pipeline);
+  g_autoptr(GString) body = g_string_new (NULL);
+  const char *heading;
+
+  if (n_unreadable == 0 && n_unrendered == 0)
+    return FALSE;
+  if (n_unreadable > 0)
+    {
+      heading = _("Some Archived Pages Could Not Be Read");
+      /* The words of the pipeline's warning, which the Crawl view lists. */
+      g_string_append_printf (body, g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u archived page could not be read and kept its earlier records: %s",
+                                                 "%u archived pages could not be read and kept their earlier records; the first: %s",
+                                                 n_unreadable),
+                              n_unreadable, cg_pipeline_get_unreadable_reason (pipeline));
+    }
+  else
+    heading = _("Some Sample Pages Could Not Be Rendered");
+  if (n_unrendered > 0)
+    {
+      if (body->len > 0)
+        g_string_append (body, "\n\n");
+      /* Translators: %u is a number of sample pages; the Crawl view lists them. */
+      g_string_append_printf (body, g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u sample page could not be rendered: the Crawl view says why.",
+                                                 "%u sample pages could not be rendered: the Crawl view says why.",
+                                                 n_unrendered),
+                              n_unrendered);
+    }
+  cg_progress_view_set_title (self->progress_view, heading, body->str);
+  report_error (self, heading, body->str);
+  return TRUE;
+}
+
 static void
 pipeline_finished_cb (CgPipeline      *pipeline,
                       CgPipelineStage  stage,
@@ -1094,8 +1215,8 @@ pipeline_finished_cb (CgPipeline      *pipeline,
         }
       cg_progress_view_set_title (self->progress_view, title, error->message);
       cg_progress_view_add_event (self->progress_view, CG_CRAWL_EVENT_ERROR, NULL, error->message);
-      /* Translators: what failed, then why. */
-      message = g_strdup_printf (_("%s: %s"), title, error->message);
+      /* The work the user asked for stopped: the whole reason, not a toast. */
+      report_error (self, title, error->message);
     }
   else if (cancelled)
     {
@@ -1110,7 +1231,7 @@ pipeline_finished_cb (CgPipeline      *pipeline,
       cg_progress_view_set_title (self->progress_view, _("Harvest Finished"), NULL);
       message = g_strdup (_("The harvest is finished"));
     }
-  else
+  else if (!report_unread_pages (self, pipeline))
     {
       guint n_classes = self->model != NULL ? cg_site_model_get_classes (self->model)->len : 0;
       guint n_records = count_all_records (self);
@@ -1119,8 +1240,9 @@ pipeline_finished_cb (CgPipeline      *pipeline,
       /* Translators: after an exploration; both are counts. */
       message = g_strdup_printf (_("The model is ready: %u classes, %u records"), n_classes, n_records);
     }
-  toast (self, message);
-  reload_crawls (self);
+  if (message != NULL)
+    toast (self, message);
+  refresh_crawls (self);
 }
 
 static void
@@ -1227,69 +1349,118 @@ gboolean
 cg_project_page_explore_stored (CgProjectPage  *self,
                                 GError        **error)
 {
+  CgStore *store;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(CgCrawlConfig) config = NULL;
   CgLearnerParams params;
   gboolean javascript;
   gint64 crawl_id;
   gboolean placeholder;
+  int rc;
 
   g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
   g_return_val_if_fail (self->project != NULL, FALSE);
 
-  stmt = cg_store_prepare (cg_project_get_store (self->project),
-                           "SELECT id, seed_url, config, state FROM crawls WHERE kind = 'explore' ORDER BY id DESC LIMIT 1",
+  /* The newest exploration; in a project made by a plain crawl or a
+   * harvest (from the command line), the newest crawl of any kind, whose
+   * seed and settings serve as well: the user has no other way to
+   * explore such a project from the window, since New Crawl makes a new
+   * project folder. */
+  store = cg_project_get_store (self->project);
+  stmt = cg_store_prepare (store,
+                           "SELECT id, kind, seed_url, config, state FROM crawls "
+                           "ORDER BY kind = 'explore' DESC, id DESC LIMIT 1",
                            error);
   if (stmt == NULL)
     return FALSE;
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("The project “%s” has no exploration to start from: use New Crawl"),
-                   cg_project_get_name (self->project));
+                   _("The project “%s” has no crawl, so there is no site to explore from. "
+                     "Learn the site’s model from the command line with "
+                     "“cartograph-cli model URL --project %s”, where URL is the site’s address, "
+                     "then open the project again."),
+                   cg_project_get_name (self->project), cg_project_get_folder (self->project));
+      return FALSE;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return FALSE;
     }
   crawl_id = sqlite3_column_int64 (stmt, 0);
-  config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 2), error);
+  config = cg_crawl_config_from_json_with_seed ((const char *) sqlite3_column_text (stmt, 3),
+                                                (const char *) sqlite3_column_text (stmt, 2), error);
   if (config == NULL)
     {
-      g_prefix_error (error, _("Exploration %" PRId64 ": "), crawl_id);
+      if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "explore") == 0)
+        g_prefix_error (error, _("Exploration %" PRId64 ": "), crawl_id);
+      else
+        /* Translators: the number of a crawl of the project, before what is wrong with its settings. */
+        g_prefix_error (error, _("Crawl %" PRId64 ": "), crawl_id);
       return FALSE;
     }
-  g_strfreev (config->seeds);
-  config->seeds = g_new0 (char *, 2);
-  config->seeds[0] = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
-  read_explore_extras ((const char *) sqlite3_column_text (stmt, 2), &params, &javascript);
-  placeholder = g_strcmp0 ((const char *) sqlite3_column_text (stmt, 3), "created") == 0;
+  read_explore_extras ((const char *) sqlite3_column_text (stmt, 3), &params, &javascript);
+  /* Only an exploration the dialog recorded is a placeholder: a plain
+   * crawl that never ran is the user's own. */
+  placeholder = g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "explore") == 0 &&
+                g_strcmp0 ((const char *) sqlite3_column_text (stmt, 4), "created") == 0;
   g_clear_pointer (&stmt, sqlite3_finalize);
 
   if (!cg_project_page_explore (self, config, &params, javascript, error))
     return FALSE;
   if (placeholder)
     drop_placeholder_crawl (self, crawl_id);
-  reload_crawls (self);
+  refresh_crawls (self);
   return TRUE;
 }
 
 /* The harvest fetches as politely as the exploration that made the model
  * did: its stored settings, without its seeds (the harvest starts from
- * the model's site). */
-static CgCrawlConfig *
-config_of_model_crawl (CgProjectPage *self)
+ * the model's site). @out_config is NULL for a model no crawl made (one
+ * imported from a file), which harvests with the default settings. Fails
+ * when the settings cannot be read: harvesting with the defaults instead
+ * would ignore the robots.txt policy, contact and politeness the user
+ * chose. */
+static gboolean
+config_of_model_crawl (CgProjectPage  *self,
+                       CgCrawlConfig **out_config,
+                       GError        **error)
 {
+  CgStore *store = cg_project_get_store (self->project);
+  gint64 crawl_id = cg_site_model_get_crawl_id (self->model);
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  CgCrawlConfig *config;
+  g_autoptr(GError) local_error = NULL;
+  CgCrawlConfig *config = NULL;
+  int rc;
 
-  stmt = cg_store_prepare (cg_project_get_store (self->project), "SELECT config FROM crawls WHERE id = ?1", NULL);
-  if (stmt == NULL)
-    return NULL;
-  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_crawl_id (self->model));
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return NULL;
-  config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), NULL);
-  if (config != NULL)
-    g_clear_pointer (&config->seeds, g_strfreev);
-  return config;
+  *out_config = NULL;
+  if (crawl_id <= 0)
+    return TRUE;
+  stmt = cg_store_prepare (store, "SELECT config FROM crawls WHERE id = ?1", &local_error);
+  if (stmt != NULL)
+    {
+      sqlite3_bind_int64 (stmt, 1, crawl_id);
+      rc = sqlite3_step (stmt);
+      if (rc == SQLITE_ROW)
+        config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), &local_error);
+      else if (rc == SQLITE_DONE)
+        g_set_error_literal (&local_error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
+                             _("the project no longer has that crawl"));
+      else
+        cg_store_set_error (store, rc, &local_error);
+    }
+  if (config == NULL)
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                  /* Translators: the number of the crawl that made the model; why follows. */
+                                  _("The settings of exploration %" PRId64 " cannot be read: "), crawl_id);
+      return FALSE;
+    }
+  g_clear_pointer (&config->seeds, g_strfreev);
+  *out_config = config;
+  return TRUE;
 }
 
 gboolean
@@ -1299,6 +1470,7 @@ cg_project_page_start_harvest (CgProjectPage      *self,
                                GError            **error)
 {
   g_autoptr(CgHarvestOptions) options = NULL;
+  CgCrawlConfig *config;
 
   g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
 
@@ -1308,19 +1480,17 @@ cg_project_page_start_harvest (CgProjectPage      *self,
                            _("There is no model to harvest with: explore the site first"));
       return FALSE;
     }
+  if (!config_of_model_crawl (self, &config, error))
+    return FALSE;
   options = cg_harvest_options_new ();
   options->strategy = strategy;
   if (strategy == CG_HARVEST_STRATEGY_LIKE)
     options->like_url = g_strstrip (g_strdup (like_url != NULL ? like_url : ""));
-  {
-    CgCrawlConfig *config = config_of_model_crawl (self);
-
-    if (config != NULL)
-      {
-        g_clear_pointer (&options->crawl, cg_crawl_config_free);
-        options->crawl = config;
-      }
-  }
+  if (config != NULL)
+    {
+      g_clear_pointer (&options->crawl, cg_crawl_config_free);
+      options->crawl = config;
+    }
   if (!cg_harvest_options_validate (options, error))
     return FALSE;
   if (!cg_pipeline_harvest (self->pipeline, self->model, options, error))
@@ -1374,7 +1544,7 @@ explore_activated (GtkWidget  *widget,
   else
     ok = cg_project_page_explore_stored (self, &error);
   if (!ok)
-    toast (self, error->message);
+    report_error (self, _("Cannot Explore the Site"), error->message);
 }
 
 static void
@@ -1388,7 +1558,7 @@ harvest_activated (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (!cg_project_page_start_harvest (self, strategy, gtk_editable_get_text (GTK_EDITABLE (self->like_row)), &error))
-    toast (self, error->message);
+    report_error (self, _("Cannot Start the Harvest"), error->message);
 }
 
 static void
@@ -1498,10 +1668,18 @@ open_folder_clicked_cb (CgProjectPage *self)
 void
 cg_project_page_reload (CgProjectPage *self)
 {
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
   g_return_if_fail (CG_IS_PROJECT_PAGE (self));
 
-  reload_crawls (self);
-  reload_model (self);
+  /* Both are tried, and the first failure said: they share its cause. */
+  ok = reload_crawls (self, &error);
+  ok = reload_model (self, ok ? &error : NULL) && ok;
+  if (!ok)
+    report_read_error (self, error);
+  else
+    self->read_error_reported = FALSE;
 }
 
 void
@@ -1514,6 +1692,11 @@ cg_project_page_set_project (CgProjectPage *self,
     return;
   drop_pipeline (self);
   g_set_object (&self->project, project);
+  /* Nothing of the project shown before stays, even when this one
+   * cannot be read. */
+  clear_list (self->crawl_list);
+  show_model (self, NULL);
+  self->read_error_reported = FALSE;
   g_clear_pointer (&self->explore_config, cg_crawl_config_free);
   g_clear_pointer (&self->site_url, g_free);
   gtk_widget_set_visible (GTK_WIDGET (self->site_group), FALSE);
@@ -1550,7 +1733,12 @@ cg_project_page_set_site_url (CgProjectPage *self,
   adw_action_row_set_subtitle (self->site_row, url != NULL ? url : "");
   /* The site's own model, when the project has models of several. */
   if (self->project != NULL)
-    reload_model (self);
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!reload_model (self, &error))
+        report_read_error (self, error);
+    }
 }
 
 void

@@ -25,7 +25,11 @@ G_BEGIN_DECLS
  *
  * It owns the project's CgPipeline: explorations, sample rendering,
  * record extraction and harvests run from here, in the background.
- * Messages for the user go to the window's "win.toast" action. */
+ * Messages for the user go to the window: brief ones to its "win.toast"
+ * action, and errors (work that cannot start or failed, a project that
+ * cannot be read) to its "win.error" action, of parameter type "(ss)":
+ * a heading and the whole explanation. When the store cannot be read, the
+ * views keep what they showed. */
 #define CG_TYPE_PROJECT_PAGE (cg_project_page_get_type ())
 G_DECLARE_FINAL_TYPE (CgProjectPage, cg_project_page, CG, PROJECT_PAGE, AdwBin)
 
@@ -46,12 +50,18 @@ gboolean        cg_project_page_explore           (CgProjectPage         *self,
                                                    const CgLearnerParams *params,
                                                    gboolean               javascript,
                                                    GError               **error);
-/* Starts an exploration with the settings of the project's newest stored
- * exploration (such as the one the New Crawl dialog recorded). */
+/* Starts an exploration with the seed and settings of the project's
+ * newest stored exploration (such as the one the New Crawl dialog
+ * recorded), or, in a project that has none (one made by
+ * `cartograph-cli crawl`), of its newest crawl of any kind. Fails with
+ * G_IO_ERROR_NOT_FOUND, saying what to do instead, when the project has
+ * no crawl at all, and with the store's error when it cannot be read. */
 gboolean        cg_project_page_explore_stored    (CgProjectPage         *self,
                                                    GError               **error);
-/* Harvests the shown model. @like_url is the sample page of
- * CG_HARVEST_STRATEGY_LIKE, NULL otherwise. */
+/* Harvests the shown model, with the settings of the exploration that
+ * made it (the defaults for a model no crawl made); fails, starting
+ * nothing, when those settings cannot be read. @like_url is the sample
+ * page of CG_HARVEST_STRATEGY_LIKE, NULL otherwise. */
 gboolean        cg_project_page_start_harvest     (CgProjectPage         *self,
                                                    CgHarvestStrategy      strategy,
                                                    const char            *like_url,

@@ -148,6 +148,7 @@ struct _CgWindow
   GSettings     *settings;
   DemoThread    *demo;
   gboolean       demo_wanted;   /* Try the Demo waits for the server */
+  gboolean       close_confirmed;  /* the user agreed to stop what runs */
 
   AdwToastOverlay *toast_overlay;
   AdwViewSwitcherTitle *switcher_title;
@@ -157,6 +158,13 @@ struct _CgWindow
   AdwPreferencesGroup *recent_group;
   GtkListBox      *recent_list;
   CgProjectPage   *project_page;
+  AdwStatusPage   *opening_page;
+  GtkSpinner      *opening_spinner;
+
+  /* A project opening in a worker thread (see open_project_now()), and
+   * the page shown before, to go back to if the user cancels. */
+  GCancellable    *opening;
+  char            *page_before_opening;
 };
 
 G_DEFINE_FINAL_TYPE (CgWindow, cg_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -167,6 +175,24 @@ cg_window_show_toast (CgWindow   *self,
 {
   g_return_if_fail (CG_IS_WINDOW (self));
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}
+
+void
+cg_window_show_error (CgWindow   *self,
+                      const char *heading,
+                      const char *body)
+{
+  GtkWidget *dialog;
+
+  g_return_if_fail (CG_IS_WINDOW (self));
+
+  /* A toast shows one line for a few seconds: an error that stopped what
+   * the user asked for stays until it is read, whole. */
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* The switcher moves to the bottom bar when the window is too narrow for
@@ -221,6 +247,15 @@ show_project (CgWindow   *self,
               CgProject  *project,
               const char *site_url)
 {
+  /* Another project shown meanwhile (the demo) wins over one opening. */
+  if (self->opening != NULL)
+    {
+      g_cancellable_cancel (self->opening);
+      g_clear_object (&self->opening);
+      g_clear_pointer (&self->page_before_opening, g_free);
+      gtk_spinner_stop (self->opening_spinner);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
+    }
   cg_project_page_set_project (self->project_page, project);
   cg_project_page_set_site_url (self->project_page, site_url);
   gtk_stack_set_visible_child_name (self->stack, "project");
@@ -232,6 +267,92 @@ show_project (CgWindow   *self,
 
   cg_recent_projects_add (self->settings, cg_project_get_folder (project));
   reload_recent_projects (self);
+}
+
+/* Something to do once the user has agreed to leave the project whose
+ * crawl is running (see leave_project_then()). */
+typedef void (*LeaveFunc) (CgWindow *self,
+                           gpointer  data);
+
+typedef struct {
+  CgWindow       *self;
+  LeaveFunc       func;
+  gpointer        data;
+  GDestroyNotify  free_data;
+} Leave;
+
+static void
+leave_free (Leave *leave)
+{
+  if (leave->free_data != NULL)
+    leave->free_data (leave->data);
+  g_object_unref (leave->self);
+  g_free (leave);
+}
+
+static void
+leave_response_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   Leave            *leave)
+{
+  if (g_str_equal (response, "stop"))
+    leave->func (leave->self, leave->data);
+  leave_free (leave);
+}
+
+/* Whether a crawl, an exploration or a harvest runs on the shown project. */
+static gboolean
+project_is_busy (CgWindow *self)
+{
+  CgPipeline *pipeline = cg_project_page_get_pipeline (self->project_page);
+
+  return cg_project_page_get_project (self->project_page) != NULL && pipeline != NULL &&
+         cg_pipeline_is_busy (pipeline);
+}
+
+/* Calls @func, which leaves the shown project (another project opens, or
+ * the window closes), at once when nothing runs on it or when @folder is
+ * the shown project's own folder; otherwise once the user has agreed to
+ * stop what runs. Leaving stops it, keeping what it archived: nothing is
+ * stopped without asking. @data is freed with @free_data either way. */
+static void
+leave_project_then (CgWindow       *self,
+                    const char     *folder,
+                    LeaveFunc       func,
+                    gpointer        data,
+                    GDestroyNotify  free_data)
+{
+  CgProject *shown = cg_project_page_get_project (self->project_page);
+  Leave *leave;
+  GtkWidget *dialog;
+
+  if (!project_is_busy (self) || (folder != NULL && g_str_equal (cg_project_get_folder (shown), folder)))
+    {
+      func (self, data);
+      if (free_data != NULL)
+        free_data (data);
+      return;
+    }
+  leave = g_new0 (Leave, 1);
+  leave->self = g_object_ref (self);
+  leave->func = func;
+  leave->data = data;
+  leave->free_data = free_data;
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Running Crawl?"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  /* Translators: %s is the name of a project. */
+                                  _("A crawl is still running on “%s”. Stopping it keeps what it has "
+                                    "archived so far."),
+                                  cg_project_get_name (shown));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "stop", _("_Stop Crawl"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (leave_response_cb), leave);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* The project the page shows already, when it is the same folder, so
@@ -251,29 +372,111 @@ open_project_folder (CgWindow    *self,
   return cg_project_open (folder, error);
 }
 
+/* Back to the page shown before a project started opening. */
+static void
+end_opening (CgWindow *self)
+{
+  g_clear_object (&self->opening);
+  gtk_spinner_stop (self->opening_spinner);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
+  if (g_strcmp0 (self->page_before_opening, "project") == 0)
+    gtk_stack_set_visible_child_name (self->stack, "project");
+  else
+    show_start (self);
+  g_clear_pointer (&self->page_before_opening, g_free);
+}
+
+static void
+project_opened_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(CgWindow) self = user_data;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(GError) error = NULL;
+
+  project = cg_project_open_finish (result, &error);
+  /* Cancelled: the user is back where they were already. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  end_opening (self);
+  if (project == NULL)
+    {
+      cg_window_show_error (self, _("Cannot Open the Project"), error->message);
+      return;
+    }
+  show_project (self, project, NULL);
+}
+
+static void
+open_project_now (CgWindow *self,
+                  gpointer  data)
+{
+  const char *path = data;
+  CgProject *shown = cg_project_page_get_project (self->project_page);
+  g_autofree char *name = g_path_get_basename (path);
+
+  /* Opening the shown project again shows it, and stops nothing. */
+  if (shown != NULL && g_str_equal (cg_project_get_folder (shown), path))
+    {
+      show_project (self, shown, NULL);
+      return;
+    }
+
+  /* Opening checks the whole database: seconds on a large project, in a
+   * worker thread while the window shows it and offers to cancel. */
+  if (self->opening != NULL)
+    g_cancellable_cancel (self->opening);
+  else
+    self->page_before_opening = g_strdup (gtk_stack_get_visible_child_name (self->stack));
+  g_clear_object (&self->opening);
+  self->opening = g_cancellable_new ();
+  adw_status_page_set_description (self->opening_page, path);
+  gtk_stack_set_visible_child_name (self->stack, "opening");
+  gtk_widget_set_visible (self->back_button, FALSE);
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, FALSE);
+  adw_view_switcher_title_set_title (self->switcher_title, name);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, path);
+  update_switcher_bar_cb (self);
+  gtk_spinner_start (self->opening_spinner);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", TRUE);
+  cg_project_open_async (path, self->opening, project_opened_cb, g_object_ref (self));
+}
+
+static void
+cancel_open_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  CgWindow *self = CG_WINDOW (widget);
+  CgProject *shown = cg_project_page_get_project (self->project_page);
+
+  if (self->opening == NULL)
+    return;
+  g_cancellable_cancel (self->opening);
+  end_opening (self);
+  /* The header showed the project that was opening. */
+  if (shown != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "project") == 0)
+    show_project (self, shown, NULL);
+}
+
 void
 cg_window_open_project (CgWindow *self,
                         GFile    *folder)
 {
   g_autofree char *path = g_file_get_path (folder);
-  g_autoptr(CgProject) project = NULL;
-  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (CG_IS_WINDOW (self));
 
   if (path == NULL)
     {
-      cg_window_show_toast (self, _("Projects must be local folders"));
-      return;
-    }
+      g_autofree char *uri = g_file_get_uri (folder);
+      g_autofree char *message = g_strdup_printf (_("“%s” is not a local folder: projects must be local folders."), uri);
 
-  project = open_project_folder (self, path, NULL, &error);
-  if (project == NULL)
-    {
-      cg_window_show_toast (self, error->message);
+      cg_window_show_error (self, _("Cannot Open the Project"), message);
       return;
     }
-  show_project (self, project, NULL);
+  leave_project_then (self, path, open_project_now, g_steal_pointer (&path), g_free);
 }
 
 static gboolean
@@ -298,12 +501,17 @@ demo_crawl_config (CgWindow   *self,
 {
   CgCrawlConfig *config = cg_crawl_config_new ();
   g_autofree char *contact = g_settings_get_string (self->settings, "user-agent-contact");
+  g_autofree char *problem = NULL;
 
   g_strfreev (config->seeds);
   config->seeds = g_new0 (char *, 2);
   config->seeds[0] = g_strdup (url);
   config->obey_robots = g_settings_get_boolean (self->settings, "respect-robots");
-  if (*contact != '\0')
+  /* A contact stored before Preferences checked it, which every crawl
+   * would refuse, is left out: the demo's server is local, and
+   * Preferences shows what is wrong with it. */
+  problem = cg_new_crawl_dialog_validate_contact (contact);
+  if (*contact != '\0' && problem == NULL)
     config->contact = g_steal_pointer (&contact);
   cg_crawl_config_disable_politeness (config);
   config->min_delay = DEMO_DELAY_S;
@@ -312,21 +520,28 @@ demo_crawl_config (CgWindow   *self,
   return config;
 }
 
-/* Opens the demo project once its site is served at @url. */
-static void
-open_demo (CgWindow   *self,
-           const char *url)
+static char *
+demo_folder (void)
 {
+  return g_build_filename (g_get_user_data_dir (), "cartograph", "demo", NULL);
+}
+
+/* Opens the demo project once its site is served at @url (see open_demo()). */
+static void
+open_demo_now (CgWindow *self,
+               gpointer  data)
+{
+  const char *url = data;
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = NULL;
   g_autofree char *folder = NULL;
   g_autofree char *message = NULL;
 
-  folder = g_build_filename (g_get_user_data_dir (), "cartograph", "demo", NULL);
+  folder = demo_folder ();
   project = open_project_folder (self, folder, _("Demo Bookshop"), &error);
   if (project == NULL)
     {
-      cg_window_show_toast (self, error->message);
+      cg_window_show_error (self, _("Cannot Open the Demo"), error->message);
       return;
     }
 
@@ -347,8 +562,17 @@ open_demo (CgWindow   *self,
       params.max_pages = g_settings_get_uint (self->settings, "sample-size");
       if (!cg_project_page_explore (self->project_page, config, &params,
                                     g_settings_get_boolean (self->settings, "javascript"), &error))
-        cg_window_show_toast (self, error->message);
+        cg_window_show_error (self, _("Cannot Explore the Demo Site"), error->message);
     }
+}
+
+static void
+open_demo (CgWindow   *self,
+           const char *url)
+{
+  g_autofree char *folder = demo_folder ();
+
+  leave_project_then (self, folder, open_demo_now, g_strdup (url), g_free);
 }
 
 static gboolean
@@ -366,7 +590,7 @@ demo_ready_cb (gpointer user_data)
     {
       /* The thread is over; the next try starts another. */
       g_clear_pointer (&self->demo, demo_thread_stop);
-      cg_window_show_toast (self, error->message);
+      cg_window_show_error (self, _("Cannot Start the Demo"), error->message);
       return G_SOURCE_REMOVE;
     }
   open_demo (self, url);
@@ -409,18 +633,30 @@ recent_row_activated_cb (CgWindow      *self,
 }
 
 static void
+show_created_project_now (CgWindow *self,
+                          gpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  show_project (self, data, NULL);
+  /* The dialog recorded the exploration's settings; it starts now. */
+  if (!cg_project_page_explore_stored (self->project_page, &error))
+    cg_window_show_error (self, _("Cannot Explore the Site"), error->message);
+  else
+    cg_window_show_toast (self, _("Project created: exploring the site"));
+}
+
+static void
 project_created_cb (CgNewCrawlDialog *dialog,
                     CgProject        *project,
                     CgWindow         *self)
 {
-  g_autoptr(GError) error = NULL;
-
-  show_project (self, project, NULL);
-  /* The dialog recorded the exploration's settings; it starts now. */
-  if (!cg_project_page_explore_stored (self->project_page, &error))
-    cg_window_show_toast (self, error->message);
-  else
-    cg_window_show_toast (self, _("Project created: exploring the site"));
+  /* Listed at once, so that it is at hand even if the user keeps the
+   * running crawl of the project shown. */
+  cg_recent_projects_add (self->settings, cg_project_get_folder (project));
+  reload_recent_projects (self);
+  leave_project_then (self, cg_project_get_folder (project), show_created_project_now, g_object_ref (project),
+                      g_object_unref);
 }
 
 static void
@@ -492,6 +728,17 @@ toast_activated (GtkWidget  *widget,
                  GVariant   *parameter)
 {
   cg_window_show_toast (CG_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+error_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  const char *heading, *body;
+
+  g_variant_get (parameter, "(&s&s)", &heading, &body);
+  cg_window_show_error (CG_WINDOW (widget), heading, body);
 }
 
 static void
@@ -576,6 +823,35 @@ cg_window_get_demo_url (CgWindow *self)
   return g_steal_pointer (&url);
 }
 
+static void
+close_now (CgWindow *self,
+           gpointer  data)
+{
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+quit_now (CgWindow *self,
+          gpointer  data)
+{
+  g_application_quit (g_application_get_default ());
+}
+
+gboolean
+cg_window_is_busy (CgWindow *self)
+{
+  g_return_val_if_fail (CG_IS_WINDOW (self), FALSE);
+  return project_is_busy (self);
+}
+
+void
+cg_window_quit (CgWindow *self)
+{
+  g_return_if_fail (CG_IS_WINDOW (self));
+  leave_project_then (self, NULL, quit_now, NULL, NULL);
+}
+
 static gboolean
 cg_window_close_request (GtkWindow *window)
 {
@@ -587,6 +863,11 @@ cg_window_close_request (GtkWindow *window)
   g_settings_set_int (self->settings, "window-height", height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
 
+  if (!self->close_confirmed && project_is_busy (self))
+    {
+      leave_project_then (self, NULL, close_now, NULL, NULL);
+      return TRUE;
+    }
   return GTK_WINDOW_CLASS (cg_window_parent_class)->close_request (window);
 }
 
@@ -596,6 +877,10 @@ cg_window_dispose (GObject *object)
   CgWindow *self = CG_WINDOW (object);
 
   g_clear_pointer (&self->demo, demo_thread_stop);
+  if (self->opening != NULL)
+    g_cancellable_cancel (self->opening);
+  g_clear_object (&self->opening);
+  g_clear_pointer (&self->page_before_opening, g_free);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (cg_window_parent_class)->dispose (object);
@@ -622,6 +907,8 @@ cg_window_class_init (CgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CgWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, CgWindow, project_page);
+  gtk_widget_class_bind_template_child (widget_class, CgWindow, opening_page);
+  gtk_widget_class_bind_template_child (widget_class, CgWindow, opening_spinner);
   gtk_widget_class_bind_template_callback (widget_class, recent_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, update_switcher_bar_cb);
 
@@ -630,6 +917,8 @@ cg_window_class_init (CgWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_activated);
   gtk_widget_class_install_action (widget_class, "win.show-start", NULL, show_start_activated);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_activated);
+  gtk_widget_class_install_action (widget_class, "win.error", "(ss)", error_activated);
+  gtk_widget_class_install_action (widget_class, "win.cancel-open", NULL, cancel_open_activated);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_activated);
   gtk_widget_class_install_action (widget_class, "win.pause-crawl", NULL, pause_crawl_activated);
   gtk_widget_class_install_action (widget_class, "win.stop-crawl", NULL, stop_crawl_activated);
@@ -638,6 +927,7 @@ cg_window_class_init (CgWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-crawl", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-project", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.show-start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel-open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_comma, GDK_CONTROL_MASK, "win.preferences", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause-crawl", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_period, GDK_CONTROL_MASK, "win.stop-crawl", NULL);
@@ -650,6 +940,7 @@ static void
 cg_window_init (CgWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
 
   self->settings = g_settings_new (APP_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),

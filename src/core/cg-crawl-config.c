@@ -484,6 +484,21 @@ cg_crawl_config_from_json (const char  *json,
   return g_steal_pointer (&config);
 }
 
+CgCrawlConfig *
+cg_crawl_config_from_json_with_seed (const char  *json,
+                                     const char  *seed,
+                                     GError     **error)
+{
+  CgCrawlConfig *config = cg_crawl_config_from_json (json, error);
+
+  if (config == NULL)
+    return NULL;
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = g_strdup (seed);
+  return config;
+}
+
 /* The settings as "name: value" lines for the warcinfo record, so that
  * every WARC file says how it was made. */
 char *

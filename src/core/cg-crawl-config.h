@@ -73,6 +73,11 @@ gboolean       cg_crawl_config_validate   (const CgCrawlConfig *config,
 char          *cg_crawl_config_to_json    (const CgCrawlConfig *config);
 CgCrawlConfig *cg_crawl_config_from_json  (const char          *json,
                                            GError             **error);
+/* The settings a crawl was recorded with (cg_project_add_crawl() keeps
+ * its seed apart from its settings), with @seed as their only seed. */
+CgCrawlConfig *cg_crawl_config_from_json_with_seed (const char     *json,
+                                                   const char     *seed,
+                                                   GError        **error);
 char          *cg_crawl_config_to_warcinfo (const CgCrawlConfig *config);
 void           cg_crawl_config_disable_politeness (CgCrawlConfig *config);
 

@@ -227,6 +227,47 @@ cg_project_open (const char  *folder,
   return project_new (folder, store);
 }
 
+static void
+open_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  CgProject *project = cg_project_open (task_data, &error);
+
+  if (project == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, project, g_object_unref);
+}
+
+void
+cg_project_open_async (const char          *folder,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (folder != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cg_project_open_async);
+  /* A cancelled open returns at once; the thread's project is dropped. */
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, g_strdup (folder), g_free);
+  g_task_run_in_thread (task, open_thread);
+}
+
+CgProject *
+cg_project_open_finish (GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 CgProject *
 cg_project_open_or_create (const char  *folder,
                            GError     **error)
@@ -297,6 +338,10 @@ cg_project_add_crawl (CgProject   *self,
   return sqlite3_last_insert_rowid (cg_store_get_db (self->store));
 }
 
+/* Best-effort: a read error counts 0. The count is only shown (by
+ * "cartograph-cli info" and in tests) and nothing is decided or written
+ * on it; the database was checked page by page when the project was
+ * opened, and any read that matters reports its own error. */
 guint
 cg_project_count_crawls (CgProject *self)
 {

@@ -24,6 +24,16 @@ CgProject  *cg_project_create              (const char  *folder,
                                             GError     **error);
 CgProject  *cg_project_open                (const char  *folder,
                                             GError     **error);
+/* cg_project_open() in a worker thread: opening checks the whole
+ * database (PRAGMA quick_check), which takes seconds on a large project.
+ * Once @cancellable is cancelled the result is G_IO_ERROR_CANCELLED and
+ * the project, if it opened, is closed again. */
+void        cg_project_open_async          (const char          *folder,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+CgProject  *cg_project_open_finish         (GAsyncResult        *result,
+                                            GError             **error);
 CgProject  *cg_project_open_or_create      (const char  *folder,
                                             GError     **error);
 gboolean    cg_project_is_project_folder   (const char  *folder);

@@ -413,6 +413,15 @@ cg_store_step_done (CgStore       *self,
 }
 
 gboolean
+cg_store_set_error (CgStore  *self,
+                    int       code,
+                    GError  **error)
+{
+  g_return_val_if_fail (CG_IS_STORE (self), FALSE);
+  return set_sql_error (error, self->db, self->path, code);
+}
+
+gboolean
 cg_store_begin (CgStore  *self,
                 GError  **error)
 {

@@ -49,6 +49,14 @@ sqlite3_stmt *cg_store_prepare               (CgStore      *self,
 gboolean      cg_store_step_done             (CgStore      *self,
                                               sqlite3_stmt *stmt,
                                               GError      **error);
+/* Sets @error for SQLite's result @code on this store's connection (with
+ * the connection's message), as every failing call of CgStore does: a
+ * damaged database is CG_STORE_ERROR_CORRUPT, anything else
+ * CG_STORE_ERROR_SQL, naming the database. Returns FALSE, for
+ * "return cg_store_set_error (…);". */
+gboolean      cg_store_set_error             (CgStore      *self,
+                                              int           code,
+                                              GError      **error);
 gboolean      cg_store_begin                 (CgStore      *self,
                                               GError      **error);
 gboolean      cg_store_commit                (CgStore      *self,

@@ -69,7 +69,9 @@ main (int argc, char **argv)
   if (project == NULL)
     g_error ("%s", error->message);
   sites = cg_site_model_list_sites (cg_project_get_store (project), &error);
-  if (sites == NULL || sites[0] == NULL)
+  if (sites == NULL)
+    g_error ("%s", error->message);
+  if (sites[0] == NULL)
     g_error ("The project %s has no model", argv[1]);
   model = cg_site_model_load_latest (cg_project_get_store (project), sites[0], &error);
   if (model == NULL)

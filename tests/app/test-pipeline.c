@@ -1,6 +1,7 @@
 /* test-pipeline.c: the window's background work, where it runs the
  * renderer command: what the command prints reaches the window, what it
- * says when it fails becomes the warning, and Stop ends it.
+ * says when it fails becomes the warning, and Stop ends it; and record
+ * extraction from an archive whose WARC files are gone.
  *
  * The command is a shell script standing in for `cartograph-cli model
  * --render-only` (CARTOGRAPH_CLI names it), so that these tests check the
@@ -13,7 +14,9 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "cg-demo-server.h"
 #include "cg-pipeline.h"
+#include "cg-record-store.h"
 #include "cg-test-widgets.h"
 #include "core/cg-test-files.h"
 
@@ -76,6 +79,8 @@ finished_cb (CgPipeline      *pipeline,
 {
   fixture->finished = TRUE;
   fixture->cancelled = cancelled;
+  if (error != NULL)
+    g_test_message ("The pipeline ended with: %s", error->message);
 }
 
 static void
@@ -190,6 +195,9 @@ test_renderer_output (Fixture       *fixture,
   g_assert_cmpstr (g_ptr_array_index (fixture->progress, 1), ==, "2/2");
   g_assert_true (strv_ptr_array_contains (fixture->warnings,
                                           "The sample http://127.0.0.1:9/a could not be rendered: no such page"));
+  /* Counted, for the end of the work to say. */
+  g_assert_cmpuint (cg_pipeline_get_n_unrendered_samples (fixture->pipeline), ==, 1);
+  g_assert_cmpuint (cg_pipeline_get_n_unreadable_pages (fixture->pipeline), ==, 0);
   /* ...and its standard error is what the window says of the failure. */
   g_assert_true (strv_ptr_array_contains (fixture->warnings,
                                           "The sample pages could not be rendered: the web engine went away"));
@@ -234,6 +242,106 @@ test_renderer_stop (Fixture       *fixture,
   g_assert_cmpint (cg_pipeline_get_stage (fixture->pipeline), ==, CG_PIPELINE_IDLE);
 }
 
+static guint
+count_records (Fixture     *fixture,
+               CgSiteModel *model)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) counts = cg_record_store_count_by_class (cg_project_get_store (fixture->project),
+                                                                 cg_site_model_get_id (model), &error);
+  GHashTableIter iter;
+  gpointer value;
+  guint total = 0;
+
+  g_assert_no_error (error);
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    total += GPOINTER_TO_UINT (value);
+  return total;
+}
+
+/* Explores @url with a sample of 30 pages, and waits for the extraction
+ * that follows to end. */
+static CgSiteModel *
+explore (Fixture    *fixture,
+         const char *url)
+{
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  CgLearnerParams params;
+
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (url, " ", -1);
+  cg_crawl_config_disable_politeness (config);
+  cg_learner_params_init (&params);
+  params.max_pages = 30;
+  fixture->finished = FALSE;
+  g_assert_true (cg_pipeline_explore (fixture->pipeline, config, &params, FALSE, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for_flag (&fixture->finished, "the exploration and its extraction");
+  g_assert_false (fixture->cancelled);
+  return g_object_ref (cg_pipeline_get_model (fixture->pipeline));
+}
+
+/* Pages whose WARC file is gone are skipped by extraction and keep their
+ * records; the pipeline counts each page once, keeps the first reason, and
+ * starts counting again with the next piece of work. */
+static void
+test_extract_unreadable_pages (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(CgDemoServer) server = cg_demo_server_new ();
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *warc_dir = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *expected = NULL;
+  guint n_records, n_unreadable;
+
+  /* No renders: extraction learns from the archived pages. */
+  script = use_renderer_script (fixture, "exit 0\n");
+  g_assert_true (cg_demo_server_start (server, 0, &error));
+  g_assert_no_error (error);
+  url = cg_demo_server_get_url (server);
+
+  model = explore (fixture, url);
+  n_records = count_records (fixture, model);
+  g_assert_cmpuint (n_records, >, 0);
+  g_assert_cmpuint (cg_pipeline_get_n_unreadable_pages (fixture->pipeline), ==, 0);
+  g_assert_null (cg_pipeline_get_unreadable_reason (fixture->pipeline));
+  g_assert_cmpuint (fixture->warnings->len, ==, 0);
+
+  warc_dir = cg_project_get_warc_dir (fixture->project);
+  cg_test_remove_tree (warc_dir);
+  fixture->finished = FALSE;
+  g_assert_true (cg_pipeline_extract (fixture->pipeline, model, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for_flag (&fixture->finished, "the extraction");
+  g_assert_false (fixture->cancelled);
+
+  /* Every page of the sample was archived in the files removed; none is
+   * counted twice, though learning and extraction may both have tried it. */
+  n_unreadable = cg_pipeline_get_n_unreadable_pages (fixture->pipeline);
+  g_assert_cmpuint (n_unreadable, >, 1);
+  g_assert_cmpuint (n_unreadable, <=, 30);
+  g_assert_nonnull (strstr (cg_pipeline_get_unreadable_reason (fixture->pipeline), "WARC"));
+  expected = g_strdup_printf ("%u archived pages could not be read and kept their earlier records; the first: %s",
+                              n_unreadable, cg_pipeline_get_unreadable_reason (fixture->pipeline));
+  g_assert_true (strv_ptr_array_contains (fixture->warnings, expected));
+  g_assert_cmpuint (count_records (fixture, model), ==, n_records);
+
+  /* The next piece of work counts its own: extracting the records of the
+   * fixture's model, which has no archived page, leaves none unread. */
+  fixture->finished = FALSE;
+  g_assert_true (cg_pipeline_extract (fixture->pipeline, fixture->model, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for_flag (&fixture->finished, "the extraction of a model without pages");
+  g_assert_cmpuint (cg_pipeline_get_n_unreadable_pages (fixture->pipeline), ==, 0);
+  g_assert_null (cg_pipeline_get_unreadable_reason (fixture->pipeline));
+  cg_demo_server_stop (server);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -243,6 +351,8 @@ main (int argc, char **argv)
               fixture_set_up, test_renderer_output, fixture_tear_down);
   g_test_add ("/pipeline/renderer/stop", Fixture, NULL,
               fixture_set_up, test_renderer_stop, fixture_tear_down);
+  g_test_add ("/pipeline/extract/unreadable-pages", Fixture, NULL,
+              fixture_set_up, test_extract_unreadable_pages, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -4,6 +4,7 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <stdio.h>
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
@@ -12,6 +13,7 @@
 #include "cg-project-page.h"
 #include "cg-record-store.h"
 #include "cg-test-widgets.h"
+#include "core/cg-test-files.h"
 
 static char *tmp_home;
 
@@ -34,7 +36,50 @@ typedef struct {
   CgProjectPage *page;
   CgProject     *project;
   char          *folder;
+  /* What the page asked the window to show: "HEADING\nBODY" of each
+   * "win.error", the text of each "win.toast". */
+  GPtrArray     *errors;
+  GPtrArray     *toasts;
 } Fixture;
+
+static void
+error_activated_cb (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  Fixture *f = user_data;
+  const char *heading, *body;
+
+  g_variant_get (parameter, "(&s&s)", &heading, &body);
+  g_test_message ("win.error: %s: %s", heading, body);
+  g_ptr_array_add (f->errors, g_strdup_printf ("%s\n%s", heading, body));
+}
+
+static void
+toast_activated_cb (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  Fixture *f = user_data;
+
+  g_ptr_array_add (f->toasts, g_variant_dup_string (parameter, NULL));
+}
+
+/* The window's actions the page uses to speak to the user, as the real
+ * window installs them (cg-window.c), but recording what they are given. */
+static void
+install_window_actions (Fixture *f)
+{
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) error = g_simple_action_new ("error", G_VARIANT_TYPE ("(ss)"));
+  g_autoptr(GSimpleAction) toast = g_simple_action_new ("toast", G_VARIANT_TYPE_STRING);
+
+  g_signal_connect (error, "activate", G_CALLBACK (error_activated_cb), f);
+  g_signal_connect (toast, "activate", G_CALLBACK (toast_activated_cb), f);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (error));
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (toast));
+  gtk_widget_insert_action_group (GTK_WIDGET (f->window), "win", G_ACTION_GROUP (group));
+}
 
 static gint64
 insert_url (CgStore    *store,
@@ -164,7 +209,10 @@ fixture_set_up (Fixture       *f,
   if (GPOINTER_TO_INT (data))
     fill_project (f->project);
 
+  f->errors = g_ptr_array_new_with_free_func (g_free);
+  f->toasts = g_ptr_array_new_with_free_func (g_free);
   f->window = GTK_WINDOW (adw_window_new ());
+  install_window_actions (f);
   gtk_window_set_default_size (f->window, 1000, 700);
   f->page = g_object_new (CG_TYPE_PROJECT_PAGE, NULL);
   adw_window_set_content (ADW_WINDOW (f->window), GTK_WIDGET (f->page));
@@ -181,6 +229,8 @@ fixture_tear_down (Fixture       *f,
   cg_test_iterate ();
   g_clear_object (&f->project);
   g_free (f->folder);
+  g_ptr_array_unref (f->errors);
+  g_ptr_array_unref (f->toasts);
 }
 
 static void
@@ -209,11 +259,21 @@ test_empty (Fixture       *f,
   g_assert_false (action_enabled (f->page, "crawl.stop"));
   g_assert_false (action_enabled (f->page, "crawl.pause"));
 
-  /* With no exploration recorded there is nothing to explore from. */
+  /* With no crawl recorded there is nothing to explore from, and the
+   * message says what to do instead, with this project's folder. */
   g_assert_false (cg_project_page_explore_stored (f->page, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "“Shop”"));
+  g_assert_nonnull (strstr (error->message, "cartograph-cli model URL --project"));
+  g_assert_nonnull (strstr (error->message, f->folder));
   g_clear_error (&error);
+  /* Explore the Site shows all of it in the window's dialog. */
+  g_assert_cmpuint (f->errors->len, ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.explore", NULL));
+  g_assert_cmpuint (f->errors->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (f->errors, 0), "Cannot Explore the Site\nThe project “Shop” has no crawl"));
+  g_assert_nonnull (strstr (g_ptr_array_index (f->errors, 0), f->folder));
+  g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
   g_assert_false (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error));
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_MODEL);
   g_assert_false (cg_project_page_open_class (f->page, "book"));
@@ -390,6 +450,137 @@ test_open_class (Fixture       *f,
   cg_project_page_show_view (f->page, "crawl");
   cg_project_page_show_view (f->page, "classes");
   g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
+}
+
+/* Writes over every page of the project's database but the first (the
+ * header and the schema), as a disk failing under a project that is
+ * shown, and has the store's connection forget the pages it read, so that
+ * its next read meets the damage. */
+static void
+damage_database (CgProject *project)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_autofree char *path = g_build_filename (cg_project_get_folder (project), CG_PROJECT_DATABASE_NAME, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree guchar *contents = NULL;
+  gsize length;
+  int page_size;
+  FILE *file;
+
+  /* What the write-ahead log holds goes into the file first, or the
+   * damage would not be read. */
+  g_assert_true (cg_store_exec (store, "PRAGMA wal_checkpoint(TRUNCATE)", &error));
+  g_assert_no_error (error);
+  stmt = cg_store_prepare (store, "PRAGMA page_size", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  page_size = sqlite3_column_int (stmt, 0);
+  bytes = cg_test_read_file (path);
+  contents = g_bytes_unref_to_data (g_steal_pointer (&bytes), &length);
+  g_assert_cmpuint (length, >, 2 * (gsize) page_size);
+  memset (contents + page_size, 0xa5, length - page_size);
+  /* In place: the open connection reads this file, not a new one at its
+   * name. */
+  file = fopen (path, "r+b");
+  g_assert_nonnull (file);
+  g_assert_cmpuint (fwrite (contents, 1, length, file), ==, length);
+  g_assert_cmpint (fclose (file), ==, 0);
+  sqlite3_db_release_memory (cg_store_get_db (store));
+}
+
+static void
+test_unreadable_database (Fixture       *f,
+                          gconstpointer  data)
+{
+  CgSiteModel *model = cg_project_page_get_model (f->page);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *book_subtitle = NULL;
+  GtkWidget *crawl_row;
+  GtkWidget *book_row;
+  const char *reported;
+
+  cg_test_wait_for (book_row_listed, f->page, "the classes list's rows");
+  crawl_row = cg_test_find_row (GTK_WIDGET (f->page), "http://shop.example/");
+  g_assert_nonnull (crawl_row);
+  book_row = cg_test_find_row (GTK_WIDGET (f->page), "Book");
+  book_subtitle = g_strdup (adw_action_row_get_subtitle (ADW_ACTION_ROW (book_row)));
+  g_assert_cmpuint (f->errors->len, ==, 0);
+
+  damage_database (f->project);
+  cg_project_page_reload (f->page);
+  cg_test_iterate ();
+
+  /* The user is told, with the whole reason... */
+  g_assert_cmpuint (f->errors->len, ==, 1);
+  reported = g_ptr_array_index (f->errors, 0);
+  g_assert_true (g_str_has_prefix (reported, "Cannot Read the Project\nThe project’s database cannot be read: "));
+  g_assert_nonnull (strstr (reported, "is damaged"));
+  g_assert_nonnull (strstr (reported, CG_PROJECT_DATABASE_NAME));
+  /* ...and the page keeps what it showed instead of an empty project. */
+  g_assert_true (cg_test_find_row (GTK_WIDGET (f->page), "http://shop.example/") == crawl_row);
+  g_assert_null (cg_test_find_row (GTK_WIDGET (f->page), "No crawls yet"));
+  g_assert_true (cg_project_page_get_model (f->page) == model);
+  g_assert_true (cg_class_graph_get_model (cg_project_page_get_graph (f->page)) == model);
+  g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 4);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (book_row)), ==, book_subtitle);
+
+  /* New records reload the classes list: the counts cannot be read, so
+   * the rows stay as they were, and the user is not told again. */
+  g_signal_emit_by_name (cg_project_page_get_pipeline (f->page), "records-changed", model);
+  cg_test_iterate ();
+  g_assert_cmpuint (cg_project_page_get_n_listed_classes (f->page), ==, 4);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (book_row)), ==, book_subtitle);
+  g_assert_cmpuint (f->errors->len, ==, 1);
+
+  /* Explore the Site says what went wrong, not that there is no
+   * exploration to start from. */
+  g_assert_false (cg_project_page_explore_stored (f->page, &error));
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_assert_null (strstr (error->message, "no crawl"));
+  g_clear_error (&error);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.explore", NULL));
+  g_assert_cmpuint (f->errors->len, ==, 2);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (f->errors, 1), "Cannot Explore the Site\nThe project database"));
+  g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
+}
+
+/* A harvest fetches with the settings of the exploration that made the
+ * model; when those cannot be read it does not start with the defaults,
+ * which could ignore the robots.txt policy and politeness chosen. */
+static void
+test_harvest_bad_settings (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(CgSiteModel) model = make_model (FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  gint64 crawl_id;
+
+  crawl_id = cg_project_add_crawl (f->project, "explore", "http://shop.example/", "{\"robots\": \"sometimes\"}", &error);
+  g_assert_no_error (error);
+  cg_site_model_set_crawl_id (model, crawl_id);
+  g_assert_true (cg_site_model_save (model, cg_project_get_store (f->project), &error));
+  g_assert_no_error (error);
+  cg_project_page_reload (f->page);
+  g_assert_nonnull (cg_project_page_get_model (f->page));
+  g_assert_true (action_enabled (f->page, "project.harvest"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.harvest", NULL));
+  cg_test_iterate ();
+  g_assert_cmpuint (f->errors->len, ==, 1);
+  expected = g_strdup_printf ("Cannot Start the Harvest\nThe settings of exploration %" G_GINT64_FORMAT " cannot be read: ",
+                              crawl_id);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (f->errors, 0), expected));
+  g_assert_nonnull (strstr (g_ptr_array_index (f->errors, 0), "“sometimes”"));
+  /* Nothing started, and no crawl was recorded. */
+  g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
+  g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 1);
+
+  g_assert_false (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_PATTERNS, NULL, &error));
+  g_assert_error (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID);
+  g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -706,6 +897,187 @@ test_stop_exploration (Fixture       *f,
   g_signal_handlers_disconnect_by_data (pipeline, &e);
 }
 
+static char *
+serve_site (SoupServer  *server,
+            Site        *site)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  char *url;
+
+  soup_server_add_handler (server, NULL, site_handler, site, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  url = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  return url;
+}
+
+/* A project made by a plain crawl (`cartograph-cli crawl`) has no
+ * exploration; Explore the Site explores from that crawl's seed, with its
+ * settings, in a crawl of its own. */
+static void
+test_explore_from_crawl (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(CgCrawlConfig) explored = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *url = NULL;
+  CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
+  Exploration e = { f->page };
+  Site site = { FALSE, g_ptr_array_new () };
+  gint64 crawl_id;
+
+  url = serve_site (server, &site);
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (url, " ", -1);
+  cg_crawl_config_disable_politeness (config);
+  config->contact = g_strdup ("mailto:archivist@example.org");
+  json = cg_crawl_config_to_json (config);
+  crawl_id = cg_project_add_crawl (f->project, "crawl", url, json, &error);
+  g_assert_no_error (error);
+  cg_project_page_reload (f->page);
+  g_assert_nonnull (cg_test_find_row (GTK_WIDGET (f->page), url));
+
+  g_signal_connect (pipeline, "model-saved", G_CALLBACK (model_saved_cb), &e);
+  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.explore", NULL));
+  g_assert_cmpuint (f->errors->len, ==, 0);
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_EXPLORING);
+  g_assert_cmpstr (cg_pipeline_get_site_url (pipeline), ==, url);
+
+  /* The exploration is a crawl of its own, from the crawl's seed and with
+   * its settings; the plain crawl stays as it was. */
+  g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 2);
+  stmt = cg_store_prepare (cg_project_get_store (f->project),
+                           "SELECT id, kind, seed_url, config FROM crawls ORDER BY id DESC LIMIT 1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int64 (stmt, 0), >, crawl_id);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 1), ==, "explore");
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 2), ==, url);
+  explored = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 3), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (explored->contact, ==, "mailto:archivist@example.org");
+  g_assert_cmpfloat (explored->min_delay, ==, 0);
+  g_clear_pointer (&stmt, sqlite3_finalize);
+
+  cg_test_wait_for (model_is_saved, &e, "the model");
+  g_assert_nonnull (cg_project_page_get_model (f->page));
+  g_assert_cmpstr (cg_site_model_get_site (cg_project_page_get_model (f->page)), ==, url);
+  if (!e.finished)
+    {
+      cg_project_page_stop (f->page);
+      cg_test_wait_for (is_finished, &e, "the pipeline to stop");
+    }
+  g_signal_handlers_disconnect_by_data (pipeline, &e);
+  g_ptr_array_unref (site.held);
+}
+
+static guint
+count_records (CgProject   *project,
+               CgSiteModel *model)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) counts = cg_record_store_count_by_class (cg_project_get_store (project),
+                                                                 cg_site_model_get_id (model), &error);
+  GHashTableIter iter;
+  gpointer value;
+  guint total = 0;
+
+  g_assert_no_error (error);
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    total += GPOINTER_TO_UINT (value);
+  return total;
+}
+
+/* Extraction that could not read some archived pages (their WARC files
+ * are gone) ends with a warning that says so, not with "The model is
+ * ready". */
+static void
+test_unreadable_pages (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *warc_dir = NULL;
+  g_autofree char *no_renderer = g_find_program_in_path ("true");
+  g_autofree char *expected = NULL;
+  CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
+  Exploration e = { f->page };
+  Site site = { FALSE, g_ptr_array_new () };
+  CgLearnerParams params;
+  CgSiteModel *model;
+  guint n_records, n_toasts, n_unreadable;
+  const char *reported;
+
+  /* No renders: extraction learns from the archived pages, which is what
+   * this test is about, and WebKit is not needed. */
+  g_assert_nonnull (no_renderer);
+  g_setenv ("CARTOGRAPH_CLI", no_renderer, TRUE);
+  url = serve_site (server, &site);
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (url, " ", -1);
+  cg_crawl_config_disable_politeness (config);
+  cg_learner_params_init (&params);
+  params.max_pages = 30;
+  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
+
+  g_assert_true (cg_project_page_explore (f->page, config, &params, FALSE, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for (is_finished, &e, "the exploration and its extraction");
+  g_assert_false (e.cancelled);
+  g_assert_cmpint (e.finished_stage, ==, CG_PIPELINE_EXTRACTING);
+  model = cg_project_page_get_model (f->page);
+  g_assert_nonnull (model);
+  n_records = count_records (f->project, model);
+  g_assert_cmpuint (n_records, >, 0);
+  g_assert_cmpuint (cg_pipeline_get_n_unreadable_pages (pipeline), ==, 0);
+  g_assert_cmpuint (f->errors->len, ==, 0);
+  g_assert_cmpuint (f->toasts->len, >, 0);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (f->toasts, f->toasts->len - 1), "The model is ready: "));
+
+  /* The archive is gone: extraction again reads none of the pages. */
+  warc_dir = cg_project_get_warc_dir (f->project);
+  cg_test_remove_tree (warc_dir);
+  n_toasts = f->toasts->len;
+  e.finished = FALSE;
+  g_assert_true (cg_pipeline_extract (pipeline, model, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for (is_finished, &e, "the extraction");
+  g_assert_false (e.cancelled);
+  g_assert_cmpint (e.finished_stage, ==, CG_PIPELINE_EXTRACTING);
+  n_unreadable = cg_pipeline_get_n_unreadable_pages (pipeline);
+  g_assert_cmpuint (n_unreadable, >, 1);
+
+  /* The end says how many pages were not read and that their records
+   * were kept, in the window's dialog and above the progress; the
+   * records are indeed those of before. */
+  g_assert_cmpuint (f->errors->len, ==, 1);
+  reported = g_ptr_array_index (f->errors, 0);
+  expected = g_strdup_printf ("Some Archived Pages Could Not Be Read\n"
+                              "%u archived pages could not be read and kept their earlier records; the first: ",
+                              n_unreadable);
+  g_assert_true (g_str_has_prefix (reported, expected));
+  g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (f->page), GTK_TYPE_LABEL, "Some Archived Pages Could Not Be Read"));
+  for (guint i = n_toasts; i < f->toasts->len; i++)
+    g_assert_false (g_str_has_prefix (g_ptr_array_index (f->toasts, i), "The model is ready"));
+  g_assert_null (cg_test_find_widget (GTK_WIDGET (f->page), GTK_TYPE_LABEL, "The Model Is Ready"));
+  g_assert_cmpuint (count_records (f->project, model), ==, n_records);
+
+  g_signal_handlers_disconnect_by_data (pipeline, &e);
+  g_ptr_array_unref (site.held);
+  g_unsetenv ("CARTOGRAPH_CLI");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -717,9 +1089,17 @@ main (int argc, char **argv)
               fixture_set_up, test_bad_stored_exploration, fixture_tear_down);
   g_test_add ("/project-page/model-view", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_model_view, fixture_tear_down);
   g_test_add ("/project-page/open-class", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_open_class, fixture_tear_down);
+  g_test_add ("/project-page/unreadable-database", Fixture, GINT_TO_POINTER (TRUE),
+              fixture_set_up, test_unreadable_database, fixture_tear_down);
+  g_test_add ("/project-page/harvest-bad-settings", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_harvest_bad_settings, fixture_tear_down);
   g_test_add ("/project-page/explore", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_explore, fixture_tear_down);
   g_test_add ("/project-page/stop-exploration", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_stop_exploration, fixture_tear_down);
+  g_test_add ("/project-page/explore-from-crawl", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_explore_from_crawl, fixture_tear_down);
+  g_test_add ("/project-page/unreadable-pages", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_unreadable_pages, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -16,6 +16,9 @@
 
 static char *tmp_home;
 
+/* The contact row's title, in New Crawl and Preferences. */
+#define CONTACT_ROW_TITLE "Contact for Site Owners (mailto: or https://)"
+
 static GtkWidget *
 find_main_stack (GtkWidget *root)
 {
@@ -70,10 +73,19 @@ test_validate_url (void)
   struct { const char *text; const char *host; const char *problem; } cases[] = {
     { "http://Example.org/start", "example.org", NULL },
     { "  https://127.0.0.1:8642/  ", "127.0.0.1", NULL },
+    /* The project is named after the host as it was written, not its
+     * punycode. */
+    { "https://bücher.example/", "bücher.example", NULL },
     { "", NULL, "Enter the address" },
-    { "ftp://example.org/", NULL, "not “ftp”" },
-    { "example.org", NULL, "not a web address" },
+    { "ftp://example.org/", NULL, "scheme “ftp”" },
+    { "mailto:someone@example.org", NULL, "scheme “mailto”" },
+    { "example.org", NULL, "must start with https:// or http://" },
     { "http:///path", NULL, "no host" },
+    /* What the core refuses as a seed, though GLib parses it. */
+    { "http://a..b/", NULL, "invalid host name “a..b”" },
+    { "http://ex ample.com/", NULL, "invalid host name “ex ample.com”" },
+    { "http://example.com:0/", NULL, "port 0" },
+    { "http://exa%20mple.com/", NULL, "invalid host name “exa mple.com”" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -89,9 +101,39 @@ test_validate_url (void)
       else
         {
           g_assert_nonnull (problem);
+          g_assert_null (host);
           if (strstr (problem, cases[i].problem) == NULL)
             g_error ("“%s” gave “%s”", cases[i].text, problem);
         }
+    }
+}
+
+static void
+test_validate_contact (void)
+{
+  struct { const char *text; const char *problem; } cases[] = {
+    { "", NULL },
+    { "mailto:me@example.org", NULL },
+    { "https://example.org/contact", NULL },
+    { "  mailto:me@example.org  ", NULL },
+    /* An e-mail address alone is refused by every crawl; the message says
+     * how to write it. */
+    { "me@example.org", "write it as mailto:me@example.org" },
+    { "javascript:alert(1)", "not an http, https or mailto URL" },
+    { "example.org/contact", "not an http, https or mailto URL" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *problem = cg_new_crawl_dialog_validate_contact (cases[i].text);
+
+      if (cases[i].problem == NULL)
+        {
+          if (problem != NULL)
+            g_error ("“%s” was refused: %s", cases[i].text, problem);
+        }
+      else if (problem == NULL || strstr (problem, cases[i].problem) == NULL)
+        g_error ("“%s” gave “%s”", cases[i].text, problem != NULL ? problem : "no problem");
     }
 }
 
@@ -195,48 +237,413 @@ project_created_cb (CgNewCrawlDialog *dialog,
   *out = g_object_ref (project);
 }
 
+/* The AdwMessageDialog shown for @parent, if any. */
+static AdwMessageDialog *
+find_message_dialog (GtkWindow *parent)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_window_get_transient_for (l->data) == parent)
+      return l->data;
+  return NULL;
+}
+
+/* The visible explanation beside a row: its group's description, NULL
+ * when there is none. */
+static const char *
+row_problem (GtkWidget *row)
+{
+  GtkWidget *group = gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_GROUP);
+  const char *description;
+
+  g_assert_nonnull (group);
+  description = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (group));
+  return description != NULL && *description != '\0' ? description : NULL;
+}
+
+/* The note a row's group shows under its rows (a label, not a row), or
+ * NULL when it is hidden. */
+static const char *
+note_under_rows (GtkWidget *row)
+{
+  GtkWidget *group = gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_GROUP);
+  GtkWidget *rows = NULL;
+
+  g_assert_nonnull (group);
+  /* The group's own list, which may hold the list of an expander row. */
+  for (GtkWidget *list = gtk_widget_get_ancestor (row, GTK_TYPE_LIST_BOX);
+       list != NULL && gtk_widget_is_ancestor (list, group);
+       list = gtk_widget_get_ancestor (gtk_widget_get_parent (list), GTK_TYPE_LIST_BOX))
+    rows = list;
+  g_assert_nonnull (rows);
+  for (GtkWidget *child = gtk_widget_get_next_sibling (rows); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LABEL (child))
+      return gtk_widget_get_visible (child) ? gtk_label_get_label (GTK_LABEL (child)) : NULL;
+  g_assert_not_reached ();
+}
+
+static gboolean
+folder_is_empty (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+
+  g_assert_nonnull (dir);
+  return g_dir_read_name (dir) == NULL;
+}
+
+typedef struct {
+  CgNewCrawlDialog *dialog;
+  CgProject        *created;
+  GtkWidget        *url_row;
+  GtkWidget        *contact_row;
+  GtkWidget        *create;
+} DialogFixture;
+
+static void
+dialog_fixture_open (DialogFixture *f)
+{
+  f->dialog = cg_new_crawl_dialog_new (NULL);
+  f->created = NULL;
+  g_object_ref_sink (f->dialog);
+  g_signal_connect (f->dialog, "project-created", G_CALLBACK (project_created_cb), &f->created);
+  gtk_window_present (GTK_WINDOW (f->dialog));
+  cg_test_iterate ();
+
+  f->url_row = cg_test_find_widget (GTK_WIDGET (f->dialog), ADW_TYPE_ENTRY_ROW, "Site Address");
+  f->contact_row = cg_test_find_widget (GTK_WIDGET (f->dialog), ADW_TYPE_ENTRY_ROW, CONTACT_ROW_TITLE);
+  f->create = cg_test_find_widget (GTK_WIDGET (f->dialog), GTK_TYPE_BUTTON, "C_reate");
+  g_assert_nonnull (f->url_row);
+  g_assert_nonnull (f->contact_row);
+  g_assert_nonnull (f->create);
+}
+
+static void
+dialog_fixture_close (DialogFixture *f)
+{
+  AdwMessageDialog *message = find_message_dialog (GTK_WINDOW (f->dialog));
+
+  if (message != NULL)
+    gtk_window_destroy (GTK_WINDOW (message));
+  gtk_window_destroy (GTK_WINDOW (f->dialog));
+  cg_test_iterate ();
+  g_clear_object (&f->dialog);
+  g_clear_object (&f->created);
+}
+
 static void
 test_new_crawl_dialog (void)
 {
-  CgNewCrawlDialog *dialog = cg_new_crawl_dialog_new (NULL);
-  g_autoptr(CgProject) created = NULL;
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
+  DialogFixture f;
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  GtkWidget *url_row;
-  GtkWidget *create;
   g_autofree char *expected_folder = g_build_filename (tmp_home, "Cartograph", "archive.example.org", NULL);
+  const char *refused_urls[] = {
+    "mailto:someone@example.org",
+    "http://a..b/",
+    "http://ex ample.com/",
+    "http://example.com:0/",
+    "http://exa%20mple.com/",
+  };
+  const char *config;
 
-  g_object_ref_sink (dialog);
-  g_signal_connect (dialog, "project-created", G_CALLBACK (project_created_cb), &created);
-  gtk_window_present (GTK_WINDOW (dialog));
+  g_settings_reset (settings, "user-agent-contact");
+  dialog_fixture_open (&f);
+  g_assert_false (gtk_widget_is_sensitive (f.create));
+  /* An empty address is not a mistake yet. */
+  g_assert_false (gtk_widget_has_css_class (f.url_row, "error"));
+  g_assert_null (row_problem (f.url_row));
+
+  /* Every address the core would refuse as a seed is refused as it is
+   * typed, with the core's reason in view. */
+  for (guint i = 0; i < G_N_ELEMENTS (refused_urls); i++)
+    {
+      g_autofree char *expected = cg_new_crawl_dialog_validate_url (refused_urls[i], NULL);
+      GtkWidget *label;
+
+      gtk_editable_set_text (GTK_EDITABLE (f.url_row), refused_urls[i]);
+      g_assert_false (gtk_widget_is_sensitive (f.create));
+      g_assert_true (gtk_widget_has_css_class (f.url_row, "error"));
+      g_assert_nonnull (expected);
+      g_assert_cmpstr (row_problem (f.url_row), ==, expected);
+      label = cg_test_find_widget (GTK_WIDGET (f.dialog), GTK_TYPE_LABEL, expected);
+      g_assert_nonnull (label);
+      g_assert_true (gtk_widget_get_visible (label));
+    }
+
+  gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://archive.example.org/collections/");
+  g_assert_true (gtk_widget_is_sensitive (f.create));
+  g_assert_false (gtk_widget_has_css_class (f.url_row, "error"));
+  g_assert_null (row_problem (f.url_row));
+
+  /* A contact the core refuses keeps Create insensitive, with a good
+   * address too, until it is written as a URL. */
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "me@example.org");
+  g_assert_false (gtk_widget_is_sensitive (f.create));
+  g_assert_true (gtk_widget_has_css_class (f.contact_row, "error"));
+  g_assert_nonnull (strstr (note_under_rows (f.contact_row), "write it as mailto:me@example.org"));
+  g_assert_false (gtk_widget_has_css_class (f.url_row, "error"));
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "mailto:me@example.org");
+  g_assert_true (gtk_widget_is_sensitive (f.create));
+  g_assert_false (gtk_widget_has_css_class (f.contact_row, "error"));
+  g_assert_null (note_under_rows (f.contact_row));
+
+  g_signal_emit_by_name (f.create, "clicked");
   cg_test_iterate ();
 
-  url_row = cg_test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Site Address");
-  create = cg_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "C_reate");
-  g_assert_nonnull (url_row);
-  g_assert_nonnull (create);
-  g_assert_false (gtk_widget_is_sensitive (create));
-
-  gtk_editable_set_text (GTK_EDITABLE (url_row), "mailto:someone@example.org");
-  g_assert_false (gtk_widget_is_sensitive (create));
-  g_assert_true (gtk_widget_has_css_class (url_row, "error"));
-
-  gtk_editable_set_text (GTK_EDITABLE (url_row), "https://archive.example.org/collections/");
-  g_assert_true (gtk_widget_is_sensitive (create));
-  g_assert_false (gtk_widget_has_css_class (url_row, "error"));
-
-  g_signal_emit_by_name (create, "clicked");
-  cg_test_iterate ();
-
-  g_assert_nonnull (created);
-  g_assert_cmpstr (cg_project_get_folder (created), ==, expected_folder);
-  g_assert_cmpstr (cg_project_get_name (created), ==, "archive.example.org");
-  stmt = cg_store_prepare (cg_project_get_store (created), "SELECT kind, seed_url, config FROM crawls", NULL);
+  g_assert_null (find_message_dialog (GTK_WINDOW (f.dialog)));
+  g_assert_nonnull (f.created);
+  g_assert_cmpstr (cg_project_get_folder (f.created), ==, expected_folder);
+  g_assert_cmpstr (cg_project_get_name (f.created), ==, "archive.example.org");
+  stmt = cg_store_prepare (cg_project_get_store (f.created), "SELECT kind, seed_url, config FROM crawls", NULL);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
   g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "explore");
   g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 1), ==, "https://archive.example.org/collections/");
-  g_assert_nonnull (strstr ((const char *) sqlite3_column_text (stmt, 2), "\"sample_size\":200"));
-  g_assert_nonnull (strstr ((const char *) sqlite3_column_text (stmt, 2), "\"robots\":\"obey\""));
-  g_object_unref (dialog);
+  config = (const char *) sqlite3_column_text (stmt, 2);
+  g_assert_nonnull (strstr (config, "\"sample_size\":200"));
+  g_assert_nonnull (strstr (config, "\"robots\":\"obey\""));
+  g_assert_nonnull (strstr (config, "\"contact\":\"mailto:me@example.org\""));
+  g_clear_pointer (&stmt, sqlite3_finalize);
+  /* The contact given becomes the next default. */
+  {
+    g_autofree char *contact = g_settings_get_string (settings, "user-agent-contact");
+
+    g_assert_cmpstr (contact, ==, "mailto:me@example.org");
+  }
+  g_settings_reset (settings, "user-agent-contact");
+  dialog_fixture_close (&f);
+}
+
+/* Create is insensitive while a value is refused, but if it runs anyway
+ * (it is also the default widget), nothing is made: no folder, no project,
+ * and the problem is shown whole. */
+static void
+test_new_crawl_dialog_refused_create (void)
+{
+  DialogFixture f;
+  g_autofree char *folder = g_build_filename (tmp_home, "Cartograph", "refused.example.org", NULL);
+  const char *refused_urls[] = {
+    "http://a..b/",
+    "http://ex ample.com/",
+    "http://example.com:0/",
+    "http://exa%20mple.com/",
+  };
+  AdwMessageDialog *message;
+
+  dialog_fixture_open (&f);
+  gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://refused.example.org/");
+  g_assert_true (gtk_widget_is_sensitive (f.create));
+
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "me@example.org");
+  g_assert_false (gtk_widget_is_sensitive (f.create));
+  g_signal_emit_by_name (f.create, "clicked");
+  cg_test_iterate ();
+  g_assert_null (f.created);
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+  message = find_message_dialog (GTK_WINDOW (f.dialog));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (message), "“me@example.org”"));
+  gtk_window_destroy (GTK_WINDOW (message));
+
+  /* The folder proposed for the last good address is kept while the
+   * address is being fixed; it is not made for a refused one. */
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "");
+  for (guint i = 0; i < G_N_ELEMENTS (refused_urls); i++)
+    {
+      g_autofree char *expected = cg_new_crawl_dialog_validate_url (refused_urls[i], NULL);
+
+      gtk_editable_set_text (GTK_EDITABLE (f.url_row), refused_urls[i]);
+      g_assert_false (gtk_widget_is_sensitive (f.create));
+      g_signal_emit_by_name (f.create, "clicked");
+      cg_test_iterate ();
+      g_assert_null (f.created);
+      g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+      message = find_message_dialog (GTK_WINDOW (f.dialog));
+      g_assert_nonnull (message);
+      g_assert_cmpstr (adw_message_dialog_get_body (message), ==, expected);
+      gtk_window_destroy (GTK_WINDOW (message));
+    }
+
+  dialog_fixture_close (&f);
+}
+
+/* A contact stored before it was checked (by an older version) is shown
+ * with its problem when the dialog opens, in the Advanced rows opened for
+ * it, and keeps Create insensitive. */
+static void
+test_new_crawl_dialog_stored_contact (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
+  DialogFixture f;
+  GtkWidget *advanced;
+
+  g_settings_set_string (settings, "user-agent-contact", "me@example.org");
+  dialog_fixture_open (&f);
+  advanced = cg_test_find_widget (GTK_WIDGET (f.dialog), ADW_TYPE_EXPANDER_ROW, "Advanced");
+  g_assert_nonnull (advanced);
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (advanced)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (f.contact_row)), ==, "me@example.org");
+  g_assert_true (gtk_widget_has_css_class (f.contact_row, "error"));
+  g_assert_nonnull (note_under_rows (f.contact_row));
+
+  gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://archive.example.org/");
+  g_assert_false (gtk_widget_is_sensitive (f.create));
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "https://example.org/contact");
+  g_assert_true (gtk_widget_is_sensitive (f.create));
+
+  g_settings_reset (settings, "user-agent-contact");
+  dialog_fixture_close (&f);
+}
+
+/* A disk that fills up at one write: SQLite's own VFS, except that a
+ * write of data holding full_disk_marker fails as on a full disk. SQLite
+ * tests its I/O errors with such shims; here it makes the crawl's INSERT
+ * fail after the project folder and database were made, which is when a
+ * disk fills up in real life too. */
+static const char *full_disk_marker;
+static sqlite3_vfs *real_vfs;
+static sqlite3_vfs full_disk_vfs;
+
+/* The unix VFS gives a database and its WAL different methods (locking
+ * differs); each is copied once, with its xWrite replaced, and the copy
+ * works on the same file. */
+static struct {
+  const sqlite3_io_methods *real;
+  sqlite3_io_methods        full_disk;
+} io_methods[4];
+
+static gboolean
+contains (const void *data,
+          gsize       length,
+          const char *needle)
+{
+  gsize needle_length = strlen (needle);
+
+  for (gsize i = 0; i + needle_length <= length; i++)
+    if (memcmp ((const char *) data + i, needle, needle_length) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+full_disk_write (sqlite3_file  *file,
+                 const void    *data,
+                 int            amount,
+                 sqlite3_int64  offset)
+{
+  if (full_disk_marker != NULL && amount > 0 && contains (data, (gsize) amount, full_disk_marker))
+    return SQLITE_FULL;
+  for (guint i = 0; i < G_N_ELEMENTS (io_methods); i++)
+    if (file->pMethods == &io_methods[i].full_disk)
+      return io_methods[i].real->xWrite (file, data, amount, offset);
+  g_assert_not_reached ();
+}
+
+static int
+full_disk_open (sqlite3_vfs  *vfs,
+                const char   *name,
+                sqlite3_file *file,
+                int           flags,
+                int          *out_flags)
+{
+  int rc = real_vfs->xOpen (real_vfs, name, file, flags, out_flags);
+  guint i;
+
+  if (rc != SQLITE_OK || file->pMethods == NULL)
+    return rc;
+  for (i = 0; i < G_N_ELEMENTS (io_methods) && io_methods[i].real != NULL; i++)
+    if (io_methods[i].real == file->pMethods)
+      break;
+  g_assert_cmpuint (i, <, G_N_ELEMENTS (io_methods));
+  if (io_methods[i].real == NULL)
+    {
+      io_methods[i].real = file->pMethods;
+      io_methods[i].full_disk = *file->pMethods;
+      io_methods[i].full_disk.xWrite = full_disk_write;
+    }
+  file->pMethods = &io_methods[i].full_disk;
+  return rc;
+}
+
+static void
+full_disk_install (void)
+{
+  real_vfs = sqlite3_vfs_find (NULL);
+  g_assert_nonnull (real_vfs);
+  full_disk_vfs = *real_vfs;
+  full_disk_vfs.zName = "cg-test-full-disk";
+  full_disk_vfs.pNext = NULL;
+  full_disk_vfs.xOpen = full_disk_open;
+  g_assert_cmpint (sqlite3_vfs_register (&full_disk_vfs, 1), ==, SQLITE_OK);
+}
+
+static void
+full_disk_uninstall (void)
+{
+  full_disk_marker = NULL;
+  g_assert_cmpint (sqlite3_vfs_register (real_vfs, 1), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_vfs_unregister (&full_disk_vfs), ==, SQLITE_OK);
+}
+
+/* When the crawl cannot be recorded after the project was made, what
+ * Create made goes again: no half-made project is left, and Create can be
+ * tried again. A folder that was there before stays. */
+static void
+test_new_crawl_dialog_failed_record (void)
+{
+  DialogFixture f;
+  g_autofree char *folder = g_build_filename (tmp_home, "Cartograph", "disk-full.example.org", NULL);
+  AdwMessageDialog *message;
+  g_autofree char *first_error = NULL;
+
+  full_disk_install ();
+  dialog_fixture_open (&f);
+  gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://disk-full.example.org/");
+  g_assert_true (gtk_widget_is_sensitive (f.create));
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+
+  /* The seed is stored with the crawl only: the disk fills up there. */
+  full_disk_marker = "https://disk-full.example.org/";
+
+  /* The folder proposed was made meanwhile, empty, by the user: the
+   * project is made in it, then undone, and the folder stays. */
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_signal_emit_by_name (f.create, "clicked");
+  cg_test_iterate ();
+  g_assert_null (f.created);
+  g_assert_true (g_file_test (folder, G_FILE_TEST_IS_DIR));
+  g_assert_true (folder_is_empty (folder));
+  message = find_message_dialog (GTK_WINDOW (f.dialog));
+  g_assert_nonnull (message);
+  first_error = g_strdup (adw_message_dialog_get_body (message));
+  g_test_message ("Create on a full disk: %s", first_error);
+  g_assert_nonnull (strstr (first_error, "full"));
+  gtk_window_destroy (GTK_WINDOW (message));
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+
+  /* The folder Create made itself goes with the project. */
+  g_signal_emit_by_name (f.create, "clicked");
+  cg_test_iterate ();
+  g_assert_null (f.created);
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+  message = find_message_dialog (GTK_WINDOW (f.dialog));
+  g_assert_nonnull (message);
+  /* The whole message, in a dialog: nothing cut off. */
+  g_assert_cmpstr (adw_message_dialog_get_body (message), ==, first_error);
+  gtk_window_destroy (GTK_WINDOW (message));
+
+  /* With room on the disk again, the same Create works: nothing of the
+   * failed one is in its way. */
+  full_disk_marker = NULL;
+  g_signal_emit_by_name (f.create, "clicked");
+  cg_test_iterate ();
+  g_assert_nonnull (f.created);
+  g_assert_cmpstr (cg_project_get_folder (f.created), ==, folder);
+  g_assert_cmpuint (cg_project_count_crawls (f.created), ==, 1);
+
+  dialog_fixture_close (&f);
+  full_disk_uninstall ();
 }
 
 static void
@@ -291,6 +698,367 @@ test_preferences (void)
   cg_test_iterate ();
 }
 
+static GtkWidget *
+open_preferences (CgWindow *window)
+{
+  GtkWidget *preferences = NULL;
+  g_autoptr(GList) toplevels = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL));
+  cg_test_iterate ();
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_PREFERENCES_WINDOW (l->data))
+      preferences = l->data;
+  g_assert_nonnull (preferences);
+  return preferences;
+}
+
+/* The contact is stored only when every crawl would accept it. */
+static void
+test_preferences_contact (void)
+{
+  CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
+  GtkWidget *preferences;
+  GtkWidget *contact_row;
+  g_autofree char *stored = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_settings_set_string (settings, "user-agent-contact", "https://example.org/earlier");
+  preferences = open_preferences (window);
+  contact_row = cg_test_find_widget (preferences, ADW_TYPE_ENTRY_ROW, CONTACT_ROW_TITLE);
+  g_assert_nonnull (contact_row);
+  g_assert_cmpint (adw_entry_row_get_input_purpose (ADW_ENTRY_ROW (contact_row)), ==, GTK_INPUT_PURPOSE_URL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (contact_row)), ==, "https://example.org/earlier");
+  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
+  g_assert_nonnull (strstr (note_under_rows (contact_row), "mailto:you@example.org"));
+
+  /* An e-mail address alone is refused as it is typed; the earlier
+   * contact stays the default. */
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "me@example.org");
+  g_assert_true (gtk_widget_has_css_class (contact_row, "error"));
+  g_assert_nonnull (strstr (note_under_rows (contact_row), "write it as mailto:me@example.org"));
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, "https://example.org/earlier");
+  g_clear_pointer (&stored, g_free);
+
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "mailto:me@example.org");
+  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
+  g_assert_null (strstr (note_under_rows (contact_row), "write it as"));
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, "mailto:me@example.org");
+  g_clear_pointer (&stored, g_free);
+
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "https://example.org/contact");
+  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, "https://example.org/contact");
+  g_clear_pointer (&stored, g_free);
+
+  /* No contact at all is allowed. */
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "");
+  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, "");
+  g_clear_pointer (&stored, g_free);
+
+  /* The row follows the key when it changes elsewhere (New Crawl). */
+  g_settings_set_string (settings, "user-agent-contact", "mailto:other@example.org");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (contact_row)), ==, "mailto:other@example.org");
+
+  /* A good contact typed just before the window closes is kept. */
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "mailto:last@example.org");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, "mailto:last@example.org");
+  g_clear_pointer (&stored, g_free);
+
+  /* A refused contact stored by an older version is shown with its
+   * problem when Preferences opens, and is not rewritten. */
+  g_settings_set_string (settings, "user-agent-contact", "me@example.org");
+  preferences = open_preferences (window);
+  contact_row = cg_test_find_widget (preferences, ADW_TYPE_ENTRY_ROW, CONTACT_ROW_TITLE);
+  g_assert_nonnull (contact_row);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (contact_row)), ==, "me@example.org");
+  g_assert_true (gtk_widget_has_css_class (contact_row, "error"));
+  g_assert_nonnull (strstr (note_under_rows (contact_row), "“me@example.org”"));
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, "me@example.org");
+
+  g_settings_reset (settings, "user-agent-contact");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_destroy (GTK_WINDOW (window));
+  cg_test_iterate ();
+}
+
+/* Checks, with GTK's test accessibility backend, that @row and the text
+ * in it (what a screen reader is on while the user types) are described
+ * by @description and marked invalid, or neither when @description is
+ * NULL. */
+static void
+assert_accessible_problem (GtkWidget  *row,
+                           const char *description)
+{
+  GtkAccessible *accessibles[] = {
+    GTK_ACCESSIBLE (row),
+    GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row))),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accessibles); i++)
+    {
+      g_assert_nonnull (accessibles[i]);
+      if (description != NULL)
+        {
+          gtk_test_accessible_assert_property (accessibles[i], GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
+          gtk_test_accessible_assert_state (accessibles[i], GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE);
+        }
+      else
+        g_assert_false (gtk_test_accessible_has_state (accessibles[i], GTK_ACCESSIBLE_STATE_INVALID));
+    }
+}
+
+/* Screen readers are told of a refused value: the app tests run with no
+ * accessibility backend (GTK_A11Y=none in tests/meson.build), so this runs
+ * in a child process with GTK's test backend. */
+static void
+test_problems_are_accessible (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
+      CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+      DialogFixture f;
+      GtkWidget *preferences;
+      GtkWidget *contact_row;
+      g_autofree char *url_problem = cg_new_crawl_dialog_validate_url ("http://a..b/", NULL);
+      g_autofree char *contact_problem = cg_new_crawl_dialog_validate_contact ("me@example.org");
+
+      dialog_fixture_open (&f);
+      gtk_editable_set_text (GTK_EDITABLE (f.url_row), "http://a..b/");
+      assert_accessible_problem (f.url_row, url_problem);
+      gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://example.org/");
+      assert_accessible_problem (f.url_row, NULL);
+      gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "me@example.org");
+      assert_accessible_problem (f.contact_row, contact_problem);
+      gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "mailto:me@example.org");
+      assert_accessible_problem (f.contact_row, NULL);
+      dialog_fixture_close (&f);
+
+      gtk_window_present (GTK_WINDOW (window));
+      preferences = open_preferences (window);
+      contact_row = cg_test_find_widget (preferences, ADW_TYPE_ENTRY_ROW, CONTACT_ROW_TITLE);
+      gtk_editable_set_text (GTK_EDITABLE (contact_row), "me@example.org");
+      assert_accessible_problem (contact_row, contact_problem);
+      gtk_editable_set_text (GTK_EDITABLE (contact_row), "mailto:me@example.org");
+      assert_accessible_problem (contact_row, NULL);
+      /* The accepted forms are read out when there is no problem. */
+      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (contact_row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                           note_under_rows (contact_row));
+      gtk_window_destroy (GTK_WINDOW (preferences));
+      gtk_window_destroy (GTK_WINDOW (window));
+      cg_test_iterate ();
+      return;
+    }
+
+  {
+    g_autofree char *a11y = g_strdup (g_getenv ("GTK_A11Y"));
+
+    g_setenv ("GTK_A11Y", "test", TRUE);
+    g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+    if (a11y != NULL)
+      g_setenv ("GTK_A11Y", a11y, TRUE);
+    else
+      g_unsetenv ("GTK_A11Y");
+  }
+  g_test_trap_assert_passed ();
+}
+
+/* The visible message dialog of @window whose heading is @heading, if any. */
+static AdwMessageDialog *
+find_dialog_headed (CgWindow   *window,
+                    const char *heading)
+{
+  AdwMessageDialog *dialog = find_message_dialog (GTK_WINDOW (window));
+
+  if (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)) ||
+      g_strcmp0 (adw_message_dialog_get_heading (dialog), heading) != 0)
+    return NULL;
+  return dialog;
+}
+
+static gboolean
+open_error_shown (gpointer user_data)
+{
+  return find_dialog_headed (user_data, "Cannot Open the Project") != NULL;
+}
+
+/* Clicks the button of @dialog labelled @label, as the user would. */
+static void
+click_response (AdwMessageDialog *dialog,
+                const char       *label)
+{
+  GtkWidget *button = cg_test_find_button (GTK_WIDGET (dialog), label);
+
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  cg_test_iterate ();
+}
+
+static gboolean
+open_error_gone (gpointer user_data)
+{
+  return !open_error_shown (user_data);
+}
+
+typedef struct {
+  CgWindow   *window;
+  const char *folder;
+} ShownProject;
+
+static gboolean
+shows_project (gpointer user_data)
+{
+  ShownProject *wanted = user_data;
+  GtkWidget *page = visible_page (wanted->window);
+
+  return CG_IS_PROJECT_PAGE (page) && cg_project_page_get_project (CG_PROJECT_PAGE (page)) != NULL &&
+         g_str_equal (cg_project_get_folder (cg_project_page_get_project (CG_PROJECT_PAGE (page))), wanted->folder);
+}
+
+/* Lets the main loop run for @ms milliseconds. */
+static void
+run_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+/* A project opens in a worker thread (opening checks its whole database):
+ * the window says so and can go back before it is done; a folder that is
+ * no project is refused in a dialog that keeps the whole message. */
+static void
+test_open_project (void)
+{
+  CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+  g_autofree char *folder = g_build_filename (tmp_home, "opened", NULL);
+  g_autofree char *not_project = g_build_filename (tmp_home, "not-a-project", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (folder);
+  g_autoptr(GFile) not_project_file = g_file_new_for_path (not_project);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) created = cg_project_create (folder, NULL, &error);
+  ShownProject wanted = { window, folder };
+  CgProjectPage *project_page = CG_PROJECT_PAGE (cg_window_get_project_page (window));
+  AdwMessageDialog *dialog;
+  GtkWidget *page;
+
+  g_assert_no_error (error);
+  g_clear_object (&created);
+  gtk_window_present (GTK_WINDOW (window));
+  cg_test_iterate ();
+
+  cg_window_open_project (window, file);
+  page = visible_page (window);
+  g_assert_true (ADW_IS_STATUS_PAGE (page));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (page)), ==, "Opening the Project…");
+  g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), ==, folder);
+  g_assert_nonnull (cg_test_find_widget (page, GTK_TYPE_BUTTON, "_Cancel"));
+
+  /* Cancelled, the window is back on the start page, and stays there
+   * once the worker is done. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-open", NULL));
+  page = visible_page (window);
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (page)), ==, "Map and Archive a Website");
+  run_for (500);
+  g_assert_true (visible_page (window) == page);
+  g_assert_null (cg_project_page_get_project (project_page));
+
+  cg_window_open_project (window, file);
+  cg_test_wait_for (shows_project, &wanted, "the project to open");
+
+  /* Not a project: the dialog names the folder and the reason, and the
+   * project shown before is still shown. */
+  g_assert_cmpint (g_mkdir_with_parents (not_project, 0755), ==, 0);
+  cg_window_open_project (window, not_project_file);
+  cg_test_wait_for (open_error_shown, window, "the error dialog");
+  dialog = find_dialog_headed (window, "Cannot Open the Project");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), not_project));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "is not a Cartograph project"));
+  g_assert_true (shows_project (&wanted));
+  click_response (dialog, "_Close");
+  cg_test_wait_for (open_error_gone, window, "the error dialog to close");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  cg_test_iterate ();
+}
+
+/* Leaving a project where a crawl runs (opening another, closing the
+ * window) asks first, and does nothing when the user keeps the crawl. */
+static void
+test_leave_busy_project (void)
+{
+  CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+  g_autofree char *other = g_build_filename (tmp_home, "other", NULL);
+  g_autoptr(GFile) other_file = g_file_new_for_path (other);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) created = cg_project_create (other, NULL, &error);
+  ShownProject wanted = { window, other };
+  CgProjectPage *page = CG_PROJECT_PAGE (cg_window_get_project_page (window));
+  AdwMessageDialog *dialog;
+  CgProject *demo;
+
+  g_assert_no_error (error);
+  g_clear_object (&created);
+  gtk_window_present (GTK_WINDOW (window));
+  cg_window_try_demo (window);
+  cg_test_wait_for (demo_is_open, window, "the demo project");
+  demo = cg_project_page_get_project (page);
+  g_assert_true (cg_window_is_busy (window));
+
+  /* Keep the crawl: nothing changes. */
+  cg_window_open_project (window, other_file);
+  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), cg_project_get_name (demo)));
+  click_response (dialog, "_Cancel");
+  cg_test_iterate ();
+  g_assert_true (cg_project_page_get_project (page) == demo);
+  g_assert_true (cg_window_is_busy (window));
+
+  /* Closing the window asks too. */
+  gtk_window_close (GTK_WINDOW (window));
+  cg_test_iterate ();
+  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  g_assert_nonnull (dialog);
+  click_response (dialog, "_Cancel");
+  cg_test_iterate ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  g_assert_true (cg_window_is_busy (window));
+
+  /* Agreeing stops the crawl and opens the other project. */
+  cg_window_open_project (window, other_file);
+  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  g_assert_nonnull (dialog);
+  click_response (dialog, "_Stop Crawl");
+  cg_test_wait_for (shows_project, &wanted, "the other project to open");
+  g_assert_false (cg_window_is_busy (window));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  cg_test_iterate ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -298,10 +1066,18 @@ main (int argc, char **argv)
 
   g_test_add_func ("/window/start-page", test_start_page);
   g_test_add_func ("/window/validate-url", test_validate_url);
+  g_test_add_func ("/window/validate-contact", test_validate_contact);
   g_test_add_func ("/window/recent-projects", test_recent_projects);
   g_test_add_func ("/window/try-demo", test_try_demo);
   g_test_add_func ("/window/new-crawl-dialog", test_new_crawl_dialog);
+  g_test_add_func ("/window/new-crawl-dialog/refused-create", test_new_crawl_dialog_refused_create);
+  g_test_add_func ("/window/new-crawl-dialog/stored-contact", test_new_crawl_dialog_stored_contact);
+  g_test_add_func ("/window/new-crawl-dialog/failed-record", test_new_crawl_dialog_failed_record);
   g_test_add_func ("/window/preferences", test_preferences);
+  g_test_add_func ("/window/preferences/contact", test_preferences_contact);
+  g_test_add_func ("/window/problems-are-accessible", test_problems_are_accessible);
+  g_test_add_func ("/window/open-project", test_open_project);
+  g_test_add_func ("/window/leave-busy-project", test_leave_busy_project);
 
   return g_test_run ();
 }
