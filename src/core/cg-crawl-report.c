@@ -41,7 +41,9 @@ append_table (GString     *out,
       g_string_append_printf (out, "  %-40s %10" G_GINT64_FORMAT "  %10s\n",
                               key != NULL ? key : "-", (gint64) sqlite3_column_int64 (stmt, 1), bytes);
     }
-  return rc == SQLITE_DONE || cg_store_step_done (store, stmt, error);
+  /* The error is the step's own: stepping again would run the query
+   * afresh, and could call a table cut short by the error complete. */
+  return rc == SQLITE_DONE || cg_store_set_error (store, rc, error);
 }
 
 char *
@@ -54,20 +56,29 @@ cg_crawl_report_build (CgProject  *project,
   g_autoptr(sqlite3_stmt) states = NULL;
   g_autoptr(sqlite3_stmt) totals = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *bytes = NULL;
   /* Indexed by the urls table's state column. */
   static const char * const state_names[] = {
     /* Translators: the states of a crawl's URLs, in its summary report. */
     N_("queued"), N_("in flight"), N_("done"), N_("failed"), N_("skipped")
   };
+  int rc;
 
   crawl = cg_store_prepare (store, "SELECT seed_url, state, started_at, finished_at FROM crawls WHERE id = ?1", error);
   if (crawl == NULL)
     return NULL;
   sqlite3_bind_int64 (crawl, 1, crawl_id);
-  if (sqlite3_step (crawl) != SQLITE_ROW)
+  rc = sqlite3_step (crawl);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
                    _("The project has no crawl %" PRId64), crawl_id);
+      return NULL;
+    }
+  /* A damaged database is not a crawl that does not exist. */
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   /* Translators: the first line of a crawl's report: its number, its
@@ -84,13 +95,20 @@ cg_crawl_report_build (CgProject  *project,
     return NULL;
   sqlite3_bind_int64 (states, 1, crawl_id);
   g_string_append_printf (out, "\n%s\n", _("URLs"));
-  while (sqlite3_step (states) == SQLITE_ROW)
+  while ((rc = sqlite3_step (states)) == SQLITE_ROW)
     {
       int state = sqlite3_column_int (states, 0);
 
       g_string_append_printf (out, "  %-40s %10" G_GINT64_FORMAT "\n",
                               state >= 0 && state < (int) G_N_ELEMENTS (state_names) ? _(state_names[state]) : "?",
                               (gint64) sqlite3_column_int64 (states, 1));
+    }
+  /* A read error ends the rows too: the report would leave out the URLs
+   * it could not count and still look whole. */
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
     }
 
   totals = cg_store_prepare (store,
@@ -101,15 +119,18 @@ cg_crawl_report_build (CgProject  *project,
   if (totals == NULL)
     return NULL;
   sqlite3_bind_int64 (totals, 1, crawl_id);
-  if (sqlite3_step (totals) == SQLITE_ROW)
+  /* An aggregate always has its row; without it the read failed. */
+  rc = sqlite3_step (totals);
+  if (rc != SQLITE_ROW)
     {
-      g_autofree char *bytes = g_format_size ((guint64) (gint64) sqlite3_column_int64 (totals, 1));
-
-      g_string_append_c (out, '\n');
-      g_string_append_printf (out, _("Archived: %" PRId64 " responses (%" PRId64
-                                     " of them revisits), %s of payload\n"),
-                              (gint64) sqlite3_column_int64 (totals, 0), (gint64) sqlite3_column_int64 (totals, 2), bytes);
+      cg_store_set_error (store, rc, error);
+      return NULL;
     }
+  bytes = g_format_size ((guint64) (gint64) sqlite3_column_int64 (totals, 1));
+  g_string_append_c (out, '\n');
+  g_string_append_printf (out, _("Archived: %" PRId64 " responses (%" PRId64
+                                 " of them revisits), %s of payload\n"),
+                          (gint64) sqlite3_column_int64 (totals, 0), (gint64) sqlite3_column_int64 (totals, 2), bytes);
 
   if (!append_table (out, store, crawl_id, _("Status codes"),
                      "SELECT status, count(*), sum(size) FROM fetches WHERE crawl_id = ?1 "

@@ -550,6 +550,10 @@ run_stmt_done (CrawlRun      *run,
   return ok;
 }
 
+/* The URL a page was found on, for the crawl log's "via" field only. A
+ * read error gives NULL, as for a seed: the log shows "-" there, and
+ * nothing stored or archived depends on it (a damaged database fails the
+ * run at its next write). */
 static char *
 lookup_url (CrawlRun *run,
             gint64    url_id)
@@ -1188,7 +1192,10 @@ static void handle_item (CrawlRun *run, CgFrontierItem *item);
 
 /* Finds an earlier response with the same payload, in any crawl of the
  * project, so that a revisit record refers to it instead of a copy;
- * @out_mime (may be NULL) gets its type. */
+ * @out_mime (may be NULL) gets its type. Best-effort: a read error is
+ * taken as no earlier response, which archives the page in full, costing
+ * space and losing nothing (a damaged database fails the run at its next
+ * write). */
 static gboolean
 find_duplicate (CrawlRun    *run,
                 WriteJob    *job,
@@ -2088,13 +2095,14 @@ reconcile_warc_files (CrawlRun  *run,
   g_autofree char *prefix = g_strconcat (run->warc_prefix, "-", NULL);
   guint64 cut = 0;
   const char *name;
+  int rc;
 
   stmt = cg_store_prepare (run->store,
                            "SELECT name, committed_size, closed FROM warc_files WHERE crawl_id = ?1", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *file = (const char *) sqlite3_column_text (stmt, 0);
       guint64 committed = (guint64) sqlite3_column_int64 (stmt, 1);
@@ -2112,6 +2120,10 @@ reconcile_warc_files (CrawlRun  *run,
           remove_index (path);
         }
     }
+  /* A read error ends the rows too: taken for their end, the files not
+   * read yet would look unknown and be removed below, archive and all. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (run->store, rc, error);
 
   dir = g_dir_open (run->warc_dir, 0, error);
   if (dir == NULL)
@@ -2160,6 +2172,7 @@ load_robots (CrawlRun  *run,
              GError   **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (run->store,
                            "SELECT host_key, robots_status, robots_body, robots_fetched_at FROM hosts "
@@ -2168,7 +2181,7 @@ load_robots (CrawlRun  *run,
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *host_key = (const char *) sqlite3_column_text (stmt, 0);
       g_autofree char *url = NULL;
@@ -2183,6 +2196,11 @@ load_robots (CrawlRun  *run,
                              sqlite3_column_blob (stmt, 2), (gsize) sqlite3_column_bytes (stmt, 2),
                              sqlite3_column_int64 (stmt, 3), NULL);
     }
+  /* A read error ends the rows too: the run stops there rather than go
+   * on with a database it cannot read, asking the hosts not read for
+   * their robots.txt again. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (run->store, rc, error);
   return TRUE;
 }
 
@@ -2191,6 +2209,7 @@ restore_counters (CrawlRun  *run,
                   GError   **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (run->store,
                            "SELECT count(CASE WHEN mime IN ('text/html', 'application/xhtml+xml') THEN 1 END), "
@@ -2199,12 +2218,13 @@ restore_counters (CrawlRun  *run,
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      cg_scope_set_counters (run->scope, (guint64) sqlite3_column_int64 (stmt, 0),
-                             (guint64) sqlite3_column_int64 (stmt, 1));
-      run->bytes = (guint64) sqlite3_column_int64 (stmt, 1);
-    }
+  /* An aggregate always has its row; without it the read failed, and
+   * counters left at zero would let the run go past its limits. */
+  if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+    return cg_store_set_error (run->store, rc, error);
+  cg_scope_set_counters (run->scope, (guint64) sqlite3_column_int64 (stmt, 0),
+                         (guint64) sqlite3_column_int64 (stmt, 1));
+  run->bytes = (guint64) sqlite3_column_int64 (stmt, 1);
   return TRUE;
 }
 
@@ -2233,6 +2253,7 @@ restore_requested (CrawlRun  *run,
   g_autoptr(GHashTable) by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   g_autoptr(GPtrArray) open_ids = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) via = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  int rc;
 
   stmt = cg_store_prepare (run->store,
                            "SELECT id, url, hops, coalesce(via_id, 0), state FROM urls "
@@ -2241,7 +2262,7 @@ restore_requested (CrawlRun  *run,
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       gint64 id = sqlite3_column_int64 (stmt, 0);
       const char *hops = (const char *) sqlite3_column_text (stmt, 2);
@@ -2259,6 +2280,10 @@ restore_requested (CrawlRun  *run,
       if (state == CG_URL_QUEUED || state == CG_URL_IN_FLIGHT)
         g_ptr_array_add (open_ids, g_memdup2 (&id, sizeof id));
     }
+  /* A read error ends the rows too: taken for their end, the driver
+   * would not hear of the URLs not read as it asked for them. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (run->store, rc, error);
 
   for (guint i = 0; i < open_ids->len; i++)
     {
@@ -2728,6 +2753,7 @@ cg_crawler_new_for_crawl (CgProject  *project,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(CgCrawlConfig) config = NULL;
+  int rc;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
 
@@ -2735,11 +2761,18 @@ cg_crawler_new_for_crawl (CgProject  *project,
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_int64 (stmt, 1, crawl_id);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL,
                    _("The project “%s” has no crawl %" PRId64),
                    cg_project_get_folder (project), crawl_id);
+      return NULL;
+    }
+  /* A damaged database is not a crawl that does not exist. */
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (cg_project_get_store (project), rc, error);
       return NULL;
     }
   config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), error);
@@ -2785,15 +2818,22 @@ cg_crawler_find_resumable (CgProject  *project,
                            GError    **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (cg_project_get_store (project),
                            "SELECT id, state FROM crawls WHERE kind = 'crawl' ORDER BY id DESC LIMIT 1", error);
   if (stmt == NULL)
     return 0;
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NO_SUCH_CRAWL,
                    _("The project “%s” has no crawl to resume"), cg_project_get_folder (project));
+      return 0;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (cg_project_get_store (project), rc, error);
       return 0;
     }
   if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "finished") == 0)

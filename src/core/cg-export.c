@@ -280,8 +280,10 @@ cg_export_pages (CgProject       *project,
         return FALSE;
       rows++;
     }
+  /* The step's own error: stepping again would run the query afresh,
+   * and its first row could have a cut-short export called complete. */
   if (rc != SQLITE_DONE)
-    return cg_store_step_done (store, stmt, error);
+    return cg_store_set_error (store, rc, error);
   if (rows == 0)
     {
       g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,

@@ -247,6 +247,7 @@ load (CgFrontier  *self,
   g_autoptr(sqlite3_stmt) hosts = NULL;
   g_autoptr(sqlite3_stmt) queued = NULL;
   g_autoptr(sqlite3_stmt) counts = NULL;
+  int rc;
 
   /* A crawl that was killed left its in-flight URLs behind: their fetches
    * never committed, so they are fetched again. */
@@ -261,8 +262,12 @@ load (CgFrontier  *self,
   if (hosts == NULL)
     return FALSE;
   sqlite3_bind_int64 (hosts, 1, self->crawl_id);
-  while (sqlite3_step (hosts) == SQLITE_ROW)
+  while ((rc = sqlite3_step (hosts)) == SQLITE_ROW)
     host_add (self, sqlite3_column_int64 (hosts, 0), (const char *) sqlite3_column_text (hosts, 1));
+  /* A read error ends the rows too: taken for their end, the crawl would
+   * resume with part of its frontier and call itself finished early. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (self->store, rc, error);
 
   queued = cg_store_prepare (self->store,
                              "SELECT host_id, count(*) FROM urls WHERE crawl_id = ?1 AND state = 0 GROUP BY host_id",
@@ -270,7 +275,7 @@ load (CgFrontier  *self,
   if (queued == NULL)
     return FALSE;
   sqlite3_bind_int64 (queued, 1, self->crawl_id);
-  while (sqlite3_step (queued) == SQLITE_ROW)
+  while ((rc = sqlite3_step (queued)) == SQLITE_ROW)
     {
       gint64 host_id = sqlite3_column_int64 (queued, 0);
       Host *host = g_hash_table_lookup (self->hosts_by_id, &host_id);
@@ -281,6 +286,8 @@ load (CgFrontier  *self,
           host_update (self, host);
         }
     }
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (self->store, rc, error);
 
   counts = cg_store_prepare (self->store,
                              "SELECT state, count(*) FROM urls WHERE crawl_id = ?1 GROUP BY state",
@@ -288,13 +295,15 @@ load (CgFrontier  *self,
   if (counts == NULL)
     return FALSE;
   sqlite3_bind_int64 (counts, 1, self->crawl_id);
-  while (sqlite3_step (counts) == SQLITE_ROW)
+  while ((rc = sqlite3_step (counts)) == SQLITE_ROW)
     {
       int state = sqlite3_column_int (counts, 0);
 
       if (state >= 0 && state < CG_URL_N_STATES)
         self->counts[state] = (guint64) sqlite3_column_int64 (counts, 1);
     }
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (self->store, rc, error);
   return TRUE;
 }
 
@@ -383,12 +392,18 @@ find_url (CgFrontier  *self,
   sqlite3_bind_int64 (s, 1, self->crawl_id);
   sqlite3_bind_text (s, 2, url, -1, SQLITE_STATIC);
   rc = sqlite3_step (s);
+  /* The error is the step's own: stepping again would run the query
+   * afresh, and its answer could take a URL already seen for a new one. */
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    {
+      cg_store_set_error (self->store, rc, error);
+      sqlite3_reset (s);
+      return FALSE;
+    }
   *out_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : -1;
   sqlite3_reset (s);
   if (*out_id >= 0)
     remember_seen (self, url, *out_id);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return cg_store_step_done (self->store, s, error);
   return TRUE;
 }
 
@@ -548,7 +563,15 @@ earliest_retry (CgFrontier  *self,
     return FALSE;
   sqlite3_bind_int64 (s, 1, host->id);
   rc = sqlite3_step (s);
-  *out_time = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  /* An aggregate always has its row; without it the read failed, and a
+   * time of 0 would have the caller drop the host's queued URLs. */
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (self->store, rc, error);
+      sqlite3_reset (s);
+      return FALSE;
+    }
+  *out_time = sqlite3_column_int64 (s, 0);
   sqlite3_reset (s);
   return TRUE;
 }
@@ -621,7 +644,9 @@ cg_frontier_next (CgFrontier  *self,
         }
       if (rc != SQLITE_ROW)
         {
-          cg_store_step_done (self->store, s, error);
+          /* Stepping again would run the query afresh and could leave
+           * @error unset: "nothing ready" instead of the failure. */
+          cg_store_set_error (self->store, rc, error);
           sqlite3_reset (s);
           return NULL;
         }

@@ -35,16 +35,21 @@ crawl_exists (CgStore  *store,
               GError  **error)
 {
   g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, "SELECT 1 FROM crawls WHERE id = ?1", error);
+  int rc;
 
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, crawl_id);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
                    _("The project has no crawl %" PRId64), crawl_id);
       return FALSE;
     }
+  /* A damaged database is not a crawl that does not exist. */
+  if (rc != SQLITE_ROW)
+    return cg_store_set_error (store, rc, error);
   return TRUE;
 }
 
@@ -95,17 +100,26 @@ is_archived (const PageRow *row)
   return row->status / 100 == 2 || row->status == 304;
 }
 
-static guint
+/* The count @sql gives for @crawl_id, into @out_count. */
+static gboolean
 count_fetches (CgStore     *store,
                const char  *sql,
-               gint64       crawl_id)
+               gint64       crawl_id,
+               guint       *out_count,
+               GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, sql, NULL);
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, sql, error);
+  int rc;
 
   if (stmt == NULL)
-    return 0;
+    return FALSE;
   sqlite3_bind_int64 (stmt, 1, crawl_id);
-  return sqlite3_step (stmt) == SQLITE_ROW ? (guint) sqlite3_column_int64 (stmt, 0) : 0;
+  /* A count always has its row; without it the read failed, and a 0 in
+   * the report would pass for a figure. */
+  if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+    return cg_store_set_error (store, rc, error);
+  *out_count = (guint) sqlite3_column_int64 (stmt, 0);
+  return TRUE;
 }
 
 /* The state the harvester keeps of the harvest @crawl_id (see
@@ -292,15 +306,17 @@ cg_harvest_report_compute (CgProject  *project,
     g_ptr_array_add (report->classes, value);
   g_ptr_array_sort (report->classes, compare_changes);
 
-  report->n_not_modified = count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND status = 304",
-                                          crawl_id);
-  report->n_revisits = count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND record_type = 'revisit'",
-                                      crawl_id);
+  if (!count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND status = 304",
+                      crawl_id, &report->n_not_modified, error) ||
+      !count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND record_type = 'revisit'",
+                      crawl_id, &report->n_revisits, error))
+    return NULL;
   if (conditional)
     {
       /* Requests are made conditional on what the earlier harvests kept
        * of each URL (cg-harvester.c), pages and requisites alike. */
       g_autoptr(sqlite3_stmt) stmt = NULL;
+      int rc;
 
       stmt = cg_store_prepare (store,
                                "SELECT count(*) FROM fetches f JOIN urls u ON u.id = f.url_id "
@@ -315,8 +331,12 @@ cg_harvest_report_compute (CgProject  *project,
       sqlite3_bind_int64 (stmt, 1, crawl_id);
       sqlite3_bind_int64 (stmt, 2, previous_crawl_id);
       sqlite3_bind_int64 (stmt, 3, cg_harvest_get_reused_crawl (project, previous_crawl_id));
-      if (sqlite3_step (stmt) == SQLITE_ROW)
-        report->n_conditional = (guint) sqlite3_column_int64 (stmt, 0);
+      if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+        {
+          cg_store_set_error (store, rc, error);
+          return NULL;
+        }
+      report->n_conditional = (guint) sqlite3_column_int64 (stmt, 0);
     }
   return g_steal_pointer (&report);
 }

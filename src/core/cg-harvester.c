@@ -728,6 +728,7 @@ read_by_digest (CgStore     *store,
                 GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (store,
                            "SELECT w.name, f.warc_offset FROM fetches f JOIN warc_files w ON w.id = f.warc_file_id "
@@ -736,10 +737,17 @@ read_by_digest (CgStore     *store,
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
                    _("The project holds no response with the payload digest %s"), digest);
+      return NULL;
+    }
+  /* A damaged database is not a response that was never archived. */
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   return read_archived (warc_dir, (const char *) sqlite3_column_text (stmt, 0), sqlite3_column_int64 (stmt, 1),
@@ -756,6 +764,7 @@ read_page (CgStore     *store,
            GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (store,
                            "SELECT f.record_type, f.payload_digest, w.name, f.warc_offset "
@@ -767,10 +776,16 @@ read_page (CgStore     *store,
     return NULL;
   sqlite3_bind_int64 (stmt, 1, crawl_id);
   sqlite3_bind_text (stmt, 2, url, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
                    _("The crawl %" PRId64 " archived no page %s"), crawl_id, url);
+      return NULL;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 0), "response") == 0)
@@ -832,6 +847,13 @@ build_classifier (CgProject    *project,
           g_auto(GStrv) page_schema = NULL;
           htmlDocPtr doc;
 
+          /* A sample the archive lacks is left out; a database that cannot
+           * be read is a failure, not a smaller sample. */
+          if (body == NULL && local_error->domain == CG_STORE_ERROR)
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return NULL;
+            }
           if (body == NULL)
             {
               g_debug ("Sample %s of class %s: %s", klass->samples[s], klass->name, local_error->message);
@@ -2354,6 +2376,7 @@ load_validators (CgHarvester  *self,
                  GError      **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   if (self->previous_crawl_id <= 0 || !self->options->conditional)
     return TRUE;
@@ -2370,7 +2393,7 @@ load_validators (CgHarvester  *self,
   sqlite3_bind_int64 (stmt, 1, self->previous_crawl_id);
   sqlite3_bind_int64 (stmt, 2, cg_harvest_get_reused_crawl (self->project, self->previous_crawl_id));
   self->validators = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) validators_free);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       Validators *v = g_new0 (Validators, 1);
 
@@ -2380,6 +2403,10 @@ load_validators (CgHarvester  *self,
       v->mime = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
       g_hash_table_replace (self->validators, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), v);
     }
+  /* A read error ends the rows too; the database that gave it is not
+   * one to harvest into. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (cg_project_get_store (self->project), rc, error);
   return TRUE;
 }
 
@@ -2839,13 +2866,14 @@ replay (CgHarvester  *self,
   g_autoptr(sqlite3_stmt) fetches = NULL;
   GHashTableIter iter;
   gpointer key, value;
+  int rc;
 
   urls = cg_store_prepare (store, "SELECT id, url, hops, coalesce(via_id, 0), state FROM urls "
                                   "WHERE crawl_id = ?1 AND hops GLOB 'L*'", error);
   if (urls == NULL)
     return FALSE;
   sqlite3_bind_int64 (urls, 1, self->crawl_id);
-  while (sqlite3_step (urls) == SQLITE_ROW)
+  while ((rc = sqlite3_step (urls)) == SQLITE_ROW)
     {
       CrawlUrl *row;
       gint64 id = sqlite3_column_int64 (urls, 0);
@@ -2859,6 +2887,10 @@ replay (CgHarvester  *self,
       row->state = sqlite3_column_int (urls, 4);
       g_hash_table_insert (rows, g_memdup2 (&id, sizeof id), row);
     }
+  /* A read error ends the rows too: taken for their end, the harvest
+   * would resume knowing part of what it had asked for. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (store, rc, error);
 
   /* What the crawl still has queued comes back to the driver by itself
    * (cg_crawler_new_driven_for_crawl()): it is awaited, not asked for. */
@@ -2898,7 +2930,7 @@ replay (CgHarvester  *self,
     return FALSE;
   sqlite3_bind_int64 (fetches, 1, self->crawl_id);
   self->replaying = TRUE;
-  while (sqlite3_step (fetches) == SQLITE_ROW)
+  while ((rc = sqlite3_step (fetches)) == SQLITE_ROW)
     {
       gint64 url_id = sqlite3_column_int64 (fetches, 0);
       guint status = (guint) sqlite3_column_int (fetches, 1);
@@ -2934,6 +2966,15 @@ replay (CgHarvester  *self,
                                   sqlite3_column_int64 (fetches, 6), &content_type, &local_error);
           else if (digest != NULL)
             body = read_by_digest (store, warc_dir, digest, &content_type, &local_error);
+          /* A page the archive cannot give back is replayed without its
+           * body, but a database that cannot be read fails the replay:
+           * every page after it would be read from the same damage. */
+          if (body == NULL && local_error != NULL && local_error->domain == CG_STORE_ERROR)
+            {
+              self->replaying = FALSE;
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return FALSE;
+            }
           if (body == NULL)
             g_debug ("Replaying %s: %s", row->url, local_error != NULL ? local_error->message : "no payload");
         }
@@ -2943,6 +2984,8 @@ replay (CgHarvester  *self,
         self->like_phase = LIKE_MAPPING;
     }
   self->replaying = FALSE;
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (store, rc, error);
   if (self->options->strategy == CG_HARVEST_STRATEGY_LIKE && self->like_phase == LIKE_MAPPING &&
       self->switch_at > 0 && self->n_mapped >= self->switch_at)
     start_like_crawl (self);
@@ -3044,6 +3087,7 @@ cg_harvester_find_resumable (CgProject  *project,
                              GError    **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), 0);
 
@@ -3051,10 +3095,16 @@ cg_harvester_find_resumable (CgProject  *project,
                            "SELECT id, state FROM crawls WHERE kind = 'harvest' ORDER BY id DESC LIMIT 1", error);
   if (stmt == NULL)
     return 0;
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
                    _("The project “%s” has no harvest to resume"), cg_project_get_folder (project));
+      return 0;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (cg_project_get_store (project), rc, error);
       return 0;
     }
   if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "finished") == 0)
@@ -3073,6 +3123,7 @@ cg_harvester_find_previous (CgProject  *project,
                             GError    **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), 0);
 
@@ -3086,7 +3137,14 @@ cg_harvester_find_previous (CgProject  *project,
   if (stmt == NULL)
     return 0;
   sqlite3_bind_int64 (stmt, 1, crawl_id);
-  return sqlite3_step (stmt) == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return sqlite3_column_int64 (stmt, 0);
+  /* A read error is not "no earlier harvest": that would re-harvest
+   * everything unconditionally, as if for the first time. */
+  if (rc != SQLITE_DONE)
+    cg_store_set_error (cg_project_get_store (project), rc, error);
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */

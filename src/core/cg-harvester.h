@@ -100,7 +100,8 @@ CgHarvester      *cg_harvester_new_for_crawl    (CgProject               *projec
 gint64            cg_harvester_find_resumable   (CgProject               *project,
                                                  GError                 **error);
 /* The newest finished harvest before @crawl_id (0: the newest of all),
- * or 0 when there is none. */
+ * or 0 when there is none; 0 with @error set when the store cannot be
+ * read. */
 gint64            cg_harvester_find_previous    (CgProject               *project,
                                                  gint64                   crawl_id,
                                                  GError                 **error);

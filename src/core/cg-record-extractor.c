@@ -174,9 +174,10 @@ archive_load_page (Archive     *archive,
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_DONE)
     return NULL;
+  /* The step's own error: stepping again would run the query afresh. */
   if (rc != SQLITE_ROW)
     {
-      cg_store_step_done (store, stmt, error);
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   file = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
@@ -214,7 +215,7 @@ archive_load_page (Archive     *archive,
       if (rc != SQLITE_ROW)
         {
           if (rc != SQLITE_DONE)
-            cg_store_step_done (store, stmt, error);
+            cg_store_set_error (store, rc, error);
           return NULL;
         }
       original_file = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
@@ -282,7 +283,7 @@ lookup_url_id (CgStore     *store,
     return sqlite3_column_int64 (stmt, 0);
   if (rc != SQLITE_DONE)
     {
-      cg_store_step_done (store, stmt, error);
+      cg_store_set_error (store, rc, error);
       return -1;
     }
   return 0;
@@ -777,7 +778,7 @@ list_pages (CgStore      *store,
     }
   if (rc != SQLITE_DONE)
     {
-      cg_store_step_done (store, stmt, error);
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   return g_steal_pointer (&pages);
@@ -791,14 +792,17 @@ count_pages (CgStore     *store,
              GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (store, "SELECT count(*) FROM page_labels WHERE model_id = ?1 AND class = ?2", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, model_id);
   sqlite3_bind_text (stmt, 2, class_name, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return cg_store_step_done (store, stmt, error);
+  /* A count always has its row. Stepping again to get the error would
+   * run the query afresh, and could return TRUE with no count. */
+  if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+    return cg_store_set_error (store, rc, error);
   *out_count = (guint) sqlite3_column_int64 (stmt, 0);
   return TRUE;
 }

@@ -646,8 +646,9 @@ cg_site_model_save (CgSiteModel  *self,
 {
   g_autoptr(sqlite3_stmt) next = NULL;
   g_autoptr(sqlite3_stmt) model = NULL;
-  int version = 1;
+  int version;
   gint64 id;
+  int rc;
 
   g_return_val_if_fail (CG_IS_SITE_MODEL (self), FALSE);
 
@@ -666,8 +667,14 @@ cg_site_model_save (CgSiteModel  *self,
   if (next == NULL)
     goto failed;
   sqlite3_bind_text (next, 1, self->site, -1, SQLITE_STATIC);
-  if (sqlite3_step (next) == SQLITE_ROW)
-    version = sqlite3_column_int (next, 0);
+  /* An aggregate always has its row: without it the read failed, and
+   * guessing version 1 would save a second model under that version. */
+  if ((rc = sqlite3_step (next)) != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
+      goto failed;
+    }
+  version = sqlite3_column_int (next, 0);
 
   model = cg_store_prepare (store,
                             "INSERT INTO models (site, version, created_at, parameters, crawl_id, entry_class) "
@@ -792,16 +799,23 @@ load_by_id (CgStore  *store,
   g_autoptr(sqlite3_stmt) links = NULL;
   g_autoptr(sqlite3_stmt) data_links = NULL;
   g_autoptr(sqlite3_stmt) patterns = NULL;
+  int rc;
 
   model = prepare_for_model (store,
                              "SELECT site, version, created_at, parameters, crawl_id, entry_class FROM models WHERE id = ?1",
                              id, error);
   if (model == NULL)
     return NULL;
-  if (sqlite3_step (model) != SQLITE_ROW)
+  rc = sqlite3_step (model);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
                    _("There is no model %" PRId64), id);
+      return NULL;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   self = cg_site_model_new ((const char *) sqlite3_column_text (model, 0));
@@ -818,7 +832,7 @@ load_by_id (CgStore  *store,
                                id, error);
   if (classes == NULL)
     return NULL;
-  while (sqlite3_step (classes) == SQLITE_ROW)
+  while ((rc = sqlite3_step (classes)) == SQLITE_ROW)
     {
       CgPageClass *klass = cg_site_model_add_class (self, (const char *) sqlite3_column_text (classes, 0),
                                                     (const char *) sqlite3_column_text (classes, 1));
@@ -831,13 +845,20 @@ load_by_id (CgStore  *store,
       replace_strv (&klass->samples, samples);
       klass->n_pages = (guint) sqlite3_column_int (classes, 6);
     }
+  /* A read error ends the rows too: taken for their end, it would load
+   * part of the model as if it were the whole of it. */
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
 
   links = prepare_for_model (store,
                              "SELECT source, target, type, menu, xpath, n_links FROM class_links WHERE model_id = ?1 ORDER BY id",
                              id, error);
   if (links == NULL)
     return NULL;
-  while (sqlite3_step (links) == SQLITE_ROW)
+  while ((rc = sqlite3_step (links)) == SQLITE_ROW)
     {
       CgClassLinkType type = CG_CLASS_LINK_LIST;
       CgMenuKind menu = CG_MENU_NONE;
@@ -852,13 +873,18 @@ load_by_id (CgStore  *store,
       link->menu = menu;
       link->n_links = (guint) sqlite3_column_int (links, 5);
     }
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
 
   data_links = prepare_for_model (store,
                                   "SELECT source, type, xpath, name FROM data_links WHERE model_id = ?1 ORDER BY id",
                                   id, error);
   if (data_links == NULL)
     return NULL;
-  while (sqlite3_step (data_links) == SQLITE_ROW)
+  while ((rc = sqlite3_step (data_links)) == SQLITE_ROW)
     {
       CgDataLinkType type = CG_DATA_LINK_STRING;
 
@@ -867,15 +893,25 @@ load_by_id (CgStore  *store,
                                    (const char *) sqlite3_column_text (data_links, 2),
                                    (const char *) sqlite3_column_text (data_links, 3));
     }
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
 
   patterns = prepare_for_model (store,
                                 "SELECT pattern, score, pages FROM nav_patterns WHERE model_id = ?1 ORDER BY rank",
                                 id, error);
   if (patterns == NULL)
     return NULL;
-  while (sqlite3_step (patterns) == SQLITE_ROW)
+  while ((rc = sqlite3_step (patterns)) == SQLITE_ROW)
     cg_site_model_add_pattern (self, (const char *) sqlite3_column_text (patterns, 0),
                                sqlite3_column_double (patterns, 1), (guint) sqlite3_column_int (patterns, 2));
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
 
   return g_steal_pointer (&self);
 }
@@ -887,16 +923,25 @@ cg_site_model_load (CgStore     *store,
                     GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (store, "SELECT id FROM models WHERE site = ?1 AND version = ?2", error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, site, -1, SQLITE_STATIC);
   sqlite3_bind_int (stmt, 2, version);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  /* Only the end of the rows means there is no such model; a read error
+   * is the damaged database's, and is said as such. */
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
                    _("There is no version %d of the model of %s"), version, site);
+      return NULL;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   return load_by_id (store, sqlite3_column_int64 (stmt, 0), error);
@@ -908,6 +953,7 @@ cg_site_model_load_latest (CgStore     *store,
                            GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
 
   stmt = cg_store_prepare (store,
                            site != NULL ? "SELECT id FROM models WHERE site = ?1 ORDER BY version DESC LIMIT 1"
@@ -917,11 +963,17 @@ cg_site_model_load_latest (CgStore     *store,
     return NULL;
   if (site != NULL)
     sqlite3_bind_text (stmt, 1, site, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
     {
       g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND,
                    site != NULL ? _("There is no model of %s yet") : _("The project has no model yet%s"),
                    site != NULL ? site : "");
+      return NULL;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
       return NULL;
     }
   return load_by_id (store, sqlite3_column_int64 (stmt, 0), error);
@@ -935,17 +987,25 @@ cg_site_model_list_versions (CgStore     *store,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   GArray *versions;
+  int rc;
 
   stmt = cg_store_prepare (store, "SELECT version FROM models WHERE site = ?1 ORDER BY version", error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, site, -1, SQLITE_STATIC);
   versions = g_array_new (FALSE, FALSE, sizeof (int));
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       int version = sqlite3_column_int (stmt, 0);
 
       g_array_append_val (versions, version);
+    }
+  /* Part of the versions would offer a comparison with the wrong one. */
+  if (rc != SQLITE_DONE)
+    {
+      g_array_unref (versions);
+      cg_store_set_error (store, rc, error);
+      return NULL;
     }
   return versions;
 }
@@ -956,12 +1016,20 @@ cg_site_model_list_sites (CgStore  *store,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  int rc;
 
   stmt = cg_store_prepare (store, "SELECT DISTINCT site FROM models ORDER BY site", error);
   if (stmt == NULL)
     return NULL;
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     g_strv_builder_add (builder, (const char *) sqlite3_column_text (stmt, 0));
+  /* A read error ends the rows too; taken for their end, it would show a
+   * damaged project as one without a model. */
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
   return g_strv_builder_end (builder);
 }
 

@@ -143,6 +143,9 @@ CgSiteModel       *cg_site_model_load_latest      (CgStore           *store,
 GArray            *cg_site_model_list_versions    (CgStore           *store,
                                                    const char        *site,
                                                    GError           **error);
+/* The sites that have a model in @store, sorted; empty when none has.
+ * NULL with @error when the store cannot be read (a damaged or
+ * unreadable database), rather than the sites read before the error. */
 GStrv              cg_site_model_list_sites       (CgStore           *store,
                                                    GError           **error);
 

@@ -4,7 +4,6 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <stdio.h>
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
@@ -13,6 +12,7 @@
 #include "cg-project-page.h"
 #include "cg-record-store.h"
 #include "cg-test-widgets.h"
+#include "core/cg-test-damage.h"
 #include "core/cg-test-files.h"
 
 static char *tmp_home;
@@ -452,44 +452,6 @@ test_open_class (Fixture       *f,
   g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
 }
 
-/* Writes over every page of the project's database but the first (the
- * header and the schema), as a disk failing under a project that is
- * shown, and has the store's connection forget the pages it read, so that
- * its next read meets the damage. */
-static void
-damage_database (CgProject *project)
-{
-  CgStore *store = cg_project_get_store (project);
-  g_autofree char *path = g_build_filename (cg_project_get_folder (project), CG_PROJECT_DATABASE_NAME, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree guchar *contents = NULL;
-  gsize length;
-  int page_size;
-  FILE *file;
-
-  /* What the write-ahead log holds goes into the file first, or the
-   * damage would not be read. */
-  g_assert_true (cg_store_exec (store, "PRAGMA wal_checkpoint(TRUNCATE)", &error));
-  g_assert_no_error (error);
-  stmt = cg_store_prepare (store, "PRAGMA page_size", &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  page_size = sqlite3_column_int (stmt, 0);
-  bytes = cg_test_read_file (path);
-  contents = g_bytes_unref_to_data (g_steal_pointer (&bytes), &length);
-  g_assert_cmpuint (length, >, 2 * (gsize) page_size);
-  memset (contents + page_size, 0xa5, length - page_size);
-  /* In place: the open connection reads this file, not a new one at its
-   * name. */
-  file = fopen (path, "r+b");
-  g_assert_nonnull (file);
-  g_assert_cmpuint (fwrite (contents, 1, length, file), ==, length);
-  g_assert_cmpint (fclose (file), ==, 0);
-  sqlite3_db_release_memory (cg_store_get_db (store));
-}
-
 static void
 test_unreadable_database (Fixture       *f,
                           gconstpointer  data)
@@ -508,7 +470,7 @@ test_unreadable_database (Fixture       *f,
   book_subtitle = g_strdup (adw_action_row_get_subtitle (ADW_ACTION_ROW (book_row)));
   g_assert_cmpuint (f->errors->len, ==, 0);
 
-  damage_database (f->project);
+  cg_test_damage_database (f->project);
   cg_project_page_reload (f->page);
   cg_test_iterate ();
 

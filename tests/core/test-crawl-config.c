@@ -20,8 +20,11 @@ unusual_config (void)
 
   g_strfreev (config->seeds);
   config->seeds = g_strdupv ((GStrv) seeds);
+  g_strfreev (config->include_regexes);
   config->include_regexes = g_strdupv ((GStrv) include);
+  g_strfreev (config->exclude_regexes);
   config->exclude_regexes = g_strdupv ((GStrv) exclude);
+  g_strfreev (config->surt_prefixes);
   config->surt_prefixes = g_strdupv ((GStrv) prefixes);
   config->scope_mode = CG_SCOPE_MODE_SURT_PREFIX;
   config->max_depth = 7;

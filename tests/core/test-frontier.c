@@ -3,8 +3,12 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
+#include "cg-crawl-report.h"
 #include "cg-frontier.h"
 #include "cg-project.h"
+#include "cg-test-damage.h"
 
 typedef struct {
   char      *dir;
@@ -398,6 +402,65 @@ test_many_hosts_fair (Fixture *f, gconstpointer data)
   g_hash_table_unref (hosts_seen);
 }
 
+/* Queues enough URLs over enough hosts for several pages of each of
+ * their tables and indexes. */
+static void
+fill_frontier (Fixture *f)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cg_store_begin (cg_project_get_store (f->project), &error));
+  for (int i = 0; i < 2000; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://h%03d.test/page-%d", i % 800, i);
+      g_autofree char *host = g_strdup_printf ("h%03d.test:80", i % 800);
+
+      add (frontier, url, host, 0, TRUE);
+    }
+  g_assert_true (cg_store_commit (cg_project_get_store (f->project), &error));
+  g_assert_no_error (error);
+}
+
+/* A crawl whose hosts cannot all be read does not resume with the ones
+ * read before the damage. */
+static void
+test_resume_unreadable (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgFrontier) frontier = NULL;
+
+  fill_frontier (f);
+  /* The frontier reads its hosts from the table or its index, whichever
+   * SQLite takes: both are damaged. */
+  cg_test_damage_middle_of (f->project, "hosts");
+  cg_test_damage_middle_of (f->project, "sqlite_autoindex_hosts_1");
+  frontier = cg_frontier_new (cg_project_get_store (f->project), f->crawl_id, 1, &error);
+  g_assert_null (frontier);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+}
+
+/* The report of a crawl whose URLs cannot all be counted is an error,
+ * not a report with some of the counts. */
+static void
+test_report_unreadable (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = NULL;
+
+  fill_frontier (f);
+  report = cg_crawl_report_build (f->project, f->crawl_id, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (report, "queued"));
+  g_clear_pointer (&report, g_free);
+
+  /* The URLs are counted by state from this index. */
+  cg_test_damage_middle_of (f->project, "urls_state");
+  report = cg_crawl_report_build (f->project, f->crawl_id, &error);
+  g_assert_null (report);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -415,6 +478,8 @@ main (int argc, char **argv)
   ADD ("/frontier/skipped-never-fetched", test_skipped_never_fetched);
   ADD ("/frontier/resume-requeues-in-flight", test_resume_requeues_in_flight);
   ADD ("/frontier/many-hosts-fair", test_many_hosts_fair);
+  ADD ("/frontier/resume-unreadable", test_resume_unreadable);
+  ADD ("/frontier/report-unreadable", test_report_unreadable);
 #undef ADD
 
   return g_test_run ();

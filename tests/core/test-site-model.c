@@ -9,6 +9,7 @@
 #include "cg-json.h"
 #include "cg-project.h"
 #include "cg-site-model.h"
+#include "cg-test-damage.h"
 
 static CgSiteModel *
 bookshop_model (void)
@@ -433,6 +434,95 @@ test_versions_in_store (void)
   g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND);
 }
 
+/* A store that cannot be read is not one without models. */
+static void
+test_list_sites_unreadable (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cg-model-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_create (dir, NULL, &error);
+  g_autoptr(CgSiteModel) model = bookshop_model ();
+  g_auto(GStrv) sites = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (cg_site_model_save (model, cg_project_get_store (project), &error));
+  g_assert_no_error (error);
+  sites = cg_site_model_list_sites (cg_project_get_store (project), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstrv (sites, ((const char *[]) { "http://shop.test/", NULL }));
+  g_clear_pointer (&sites, g_strfreev);
+
+  cg_test_damage_database (project);
+  sites = cg_site_model_list_sites (cg_project_get_store (project), &error);
+  g_assert_null (sites);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  /* The message names the file. */
+  g_assert_nonnull (strstr (error->message, CG_PROJECT_DATABASE_NAME));
+}
+
+/* A model whose classes cannot all be read is not loaded with the ones
+ * read before the damage, and a store that cannot be read is not one
+ * without the model. */
+static void
+test_load_unreadable (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cg-model-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_create (dir, NULL, &error);
+  CgStore *store = cg_project_get_store (project);
+  g_autoptr(CgSiteModel) model = bookshop_model ();
+  g_autoptr(CgSiteModel) loaded = NULL;
+  g_autoptr(GArray) versions = NULL;
+
+  g_assert_no_error (error);
+  /* Enough classes for several pages of the table. */
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("extra-%03u", i);
+      CgPageClass *klass = cg_site_model_add_class (model, name, name);
+
+      g_strfreev (klass->samples);
+      klass->samples = g_strsplit ("http://shop.test/a-long-enough-sample-address/one|"
+                                   "http://shop.test/a-long-enough-sample-address/two", "|", -1);
+    }
+  g_assert_true (cg_site_model_save (model, store, &error));
+  g_assert_no_error (error);
+  loaded = cg_site_model_load (store, "http://shop.test/", 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cg_site_model_get_classes (loaded)->len, ==, 303);
+  g_clear_object (&loaded);
+
+  /* The model's row is read, then its classes cannot be. */
+  cg_test_damage_middle_of (project, "page_classes");
+  loaded = cg_site_model_load (store, "http://shop.test/", 1, &error);
+  g_assert_null (loaded);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+  loaded = cg_site_model_load_latest (store, "http://shop.test/", &error);
+  g_assert_null (loaded);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+  loaded = cg_site_model_load_latest (store, NULL, &error);
+  g_assert_null (loaded);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+
+  /* Nothing can be read: the model is not "not found". */
+  cg_test_damage_database (project);
+  loaded = cg_site_model_load (store, "http://shop.test/", 1, &error);
+  g_assert_null (loaded);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, CG_PROJECT_DATABASE_NAME));
+  g_clear_error (&error);
+  loaded = cg_site_model_load_latest (store, "http://shop.test/", &error);
+  g_assert_null (loaded);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+  versions = cg_site_model_list_versions (store, "http://shop.test/", &error);
+  g_assert_null (versions);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT);
+}
+
 static void
 test_graph_exports (void)
 {
@@ -465,6 +555,8 @@ main (int argc, char **argv)
   g_test_add_func ("/site-model/json-member-types", test_json_member_types);
   g_test_add_func ("/site-model/imported-rules", test_imported_rules);
   g_test_add_func ("/site-model/versions-in-store", test_versions_in_store);
+  g_test_add_func ("/site-model/list-sites-unreadable", test_list_sites_unreadable);
+  g_test_add_func ("/site-model/load-unreadable", test_load_unreadable);
   g_test_add_func ("/site-model/graph-exports", test_graph_exports);
 
   return g_test_run ();
