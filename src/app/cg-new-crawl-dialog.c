@@ -370,67 +370,6 @@ show_create_error (CgNewCrawlDialog *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* The highest of @folder and its parent folders that does not exist yet,
- * which cg_project_create() would make; NULL when @folder exists. */
-static char *
-first_missing_folder (const char *folder)
-{
-  g_autofree char *missing = NULL;
-  g_autofree char *path = g_strdup (folder);
-
-  while (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *parent = g_path_get_dirname (path);
-
-      if (g_str_equal (parent, path))
-        break;
-      g_free (missing);
-      missing = g_steal_pointer (&path);
-      path = g_steal_pointer (&parent);
-    }
-  return g_steal_pointer (&missing);
-}
-
-/* Removes what cg_project_create() made in @folder (its database and its
- * subfolders) and the folders from @folder up to @made_from that Create
- * made, so that a Create that failed half way leaves nothing behind and
- * can be tried again. Only those names are removed, and folders only when
- * empty: anything else found there stays, with the folders that hold it.
- * @made_from is NULL when @folder existed before: the user's folder
- * itself is never removed. */
-static void
-remove_unfinished_project (const char *folder,
-                           const char *made_from)
-{
-  static const char * const database_suffixes[] = { "", "-wal", "-shm", "-journal" };
-  static const char * const subfolders[] = { CG_PROJECT_WARC_DIR, CG_PROJECT_THUMBNAILS_DIR };
-  g_autofree char *database = g_build_filename (folder, CG_PROJECT_DATABASE_NAME, NULL);
-  g_autofree char *path = NULL;
-
-  for (guint i = 0; i < G_N_ELEMENTS (database_suffixes); i++)
-    {
-      g_autofree char *file = g_strconcat (database, database_suffixes[i], NULL);
-
-      g_unlink (file);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (subfolders); i++)
-    {
-      g_autofree char *subfolder = g_build_filename (folder, subfolders[i], NULL);
-
-      g_rmdir (subfolder);
-    }
-  if (made_from == NULL)
-    return;
-  path = g_strdup (folder);
-  while (g_rmdir (path) == 0 && !g_str_equal (path, made_from))
-    {
-      char *parent = g_path_get_dirname (path);
-
-      g_free (path);
-      path = parent;
-    }
-}
-
 static void
 create_clicked_cb (CgNewCrawlDialog *self)
 {
@@ -463,14 +402,11 @@ create_clicked_cb (CgNewCrawlDialog *self)
       return;
     }
 
-  made_from = first_missing_folder (self->folder);
+  made_from = cg_project_first_missing_folder (self->folder);
+  /* A creation that fails removes what it made itself. */
   project = cg_project_create (self->folder, host, &error);
   if (project == NULL)
     {
-      /* In a folder that existed, nothing was made: it may be another
-       * project, or hold the user's files. */
-      if (made_from != NULL)
-        remove_unfinished_project (self->folder, made_from);
       show_create_error (self, error->message);
       return;
     }
@@ -481,7 +417,7 @@ create_clicked_cb (CgNewCrawlDialog *self)
        * folder would make the next Create fail as "already a project".
        * The database is closed before its files are removed. */
       g_clear_object (&project);
-      remove_unfinished_project (self->folder, made_from);
+      cg_project_remove_unfinished (self->folder, made_from);
       show_create_error (self, error->message);
       return;
     }

@@ -132,6 +132,63 @@ project_new (const char *folder,
   return self;
 }
 
+char *
+cg_project_first_missing_folder (const char *folder)
+{
+  g_autofree char *missing = NULL;
+  g_autofree char *path = g_strdup (folder);
+
+  g_return_val_if_fail (folder != NULL, NULL);
+
+  while (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *parent = g_path_get_dirname (path);
+
+      if (g_str_equal (parent, path))
+        break;
+      g_free (missing);
+      missing = g_steal_pointer (&path);
+      path = g_steal_pointer (&parent);
+    }
+  return g_steal_pointer (&missing);
+}
+
+void
+cg_project_remove_unfinished (const char *folder,
+                              const char *made_from)
+{
+  static const char * const database_suffixes[] = { "", "-wal", "-shm", "-journal" };
+  static const char * const subfolders[] = { CG_PROJECT_WARC_DIR, CG_PROJECT_THUMBNAILS_DIR };
+  g_autofree char *database = database_path (folder);
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (folder != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (database_suffixes); i++)
+    {
+      g_autofree char *file = g_strconcat (database, database_suffixes[i], NULL);
+
+      g_unlink (file);
+    }
+  /* g_rmdir() leaves a folder that is not empty, with what it holds. */
+  for (guint i = 0; i < G_N_ELEMENTS (subfolders); i++)
+    {
+      g_autofree char *subfolder = g_build_filename (folder, subfolders[i], NULL);
+
+      g_rmdir (subfolder);
+    }
+  if (made_from == NULL)
+    return;
+  path = g_strdup (folder);
+  while (g_rmdir (path) == 0 && !g_str_equal (path, made_from))
+    {
+      char *parent = g_path_get_dirname (path);
+
+      g_free (path);
+      path = parent;
+    }
+}
+
 CgProject *
 cg_project_create (const char  *folder,
                    const char  *name,
@@ -141,6 +198,7 @@ cg_project_create (const char  *folder,
   g_autofree char *db = NULL;
   g_autofree char *created = NULL;
   g_autofree char *default_name = NULL;
+  g_autofree char *made_from = NULL;
 
   g_return_val_if_fail (folder != NULL, NULL);
 
@@ -171,20 +229,34 @@ cg_project_create (const char  *folder,
         }
     }
 
+  /* A creation that fails half-way takes back what it made: a project
+   * without its details would be "already a Cartograph project" to the
+   * next try. */
+  made_from = cg_project_first_missing_folder (folder);
   if (!make_folder (folder, error) || !make_subfolders (folder, error))
-    return NULL;
+    {
+      cg_project_remove_unfinished (folder, made_from);
+      return NULL;
+    }
 
   db = database_path (folder);
   store = cg_store_create (db, error);
   if (store == NULL)
-    return NULL;
+    {
+      cg_project_remove_unfinished (folder, made_from);
+      return NULL;
+    }
 
   default_name = g_path_get_basename (folder);
   created = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_real_time () / G_USEC_PER_SEC);
   if (!cg_store_set_meta (store, "name", name != NULL && *name != '\0' ? name : default_name, error) ||
       !cg_store_set_meta (store, "created_at", created, error) ||
       !cg_store_set_meta (store, "created_by", "Cartograph " PACKAGE_VERSION, error))
-    return NULL;
+    {
+      g_clear_object (&store);
+      cg_project_remove_unfinished (folder, made_from);
+      return NULL;
+    }
 
   return project_new (folder, store);
 }

@@ -22,6 +22,19 @@ G_DECLARE_FINAL_TYPE (CgProject, cg_project, CG, PROJECT, GObject)
 CgProject  *cg_project_create              (const char  *folder,
                                             const char  *name,
                                             GError     **error);
+/* Removes a project cg_project_create() has just made at @folder, before
+ * anything else was put in it, when its creation cannot go on: its
+ * database and its subfolders, and the folders from @folder up to
+ * @made_from, which creation made (see
+ * cg_project_first_missing_folder(), called before it; NULL when @folder
+ * existed: a user's folder itself is never removed). Folders go only when
+ * empty, so anything else found there stays, with the folders holding it.
+ * cg_project_create() does this itself when it fails. */
+void        cg_project_remove_unfinished   (const char  *folder,
+                                            const char  *made_from);
+/* The highest of @folder and its parents that does not exist yet: what
+ * cg_project_create() would make. NULL when @folder exists. */
+char       *cg_project_first_missing_folder (const char *folder);
 CgProject  *cg_project_open                (const char  *folder,
                                             GError     **error);
 /* cg_project_open() in a worker thread: opening checks the whole

@@ -13,6 +13,7 @@
 #include "cg-recent-projects.h"
 #include "cg-test-widgets.h"
 #include "cg-window.h"
+#include "core/cg-test-damage.h"
 
 static char *tmp_home;
 
@@ -496,96 +497,6 @@ test_new_crawl_dialog_stored_contact (void)
   dialog_fixture_close (&f);
 }
 
-/* A disk that fills up at one write: SQLite's own VFS, except that a
- * write of data holding full_disk_marker fails as on a full disk. SQLite
- * tests its I/O errors with such shims; here it makes the crawl's INSERT
- * fail after the project folder and database were made, which is when a
- * disk fills up in real life too. */
-static const char *full_disk_marker;
-static sqlite3_vfs *real_vfs;
-static sqlite3_vfs full_disk_vfs;
-
-/* The unix VFS gives a database and its WAL different methods (locking
- * differs); each is copied once, with its xWrite replaced, and the copy
- * works on the same file. */
-static struct {
-  const sqlite3_io_methods *real;
-  sqlite3_io_methods        full_disk;
-} io_methods[4];
-
-static gboolean
-contains (const void *data,
-          gsize       length,
-          const char *needle)
-{
-  gsize needle_length = strlen (needle);
-
-  for (gsize i = 0; i + needle_length <= length; i++)
-    if (memcmp ((const char *) data + i, needle, needle_length) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-static int
-full_disk_write (sqlite3_file  *file,
-                 const void    *data,
-                 int            amount,
-                 sqlite3_int64  offset)
-{
-  if (full_disk_marker != NULL && amount > 0 && contains (data, (gsize) amount, full_disk_marker))
-    return SQLITE_FULL;
-  for (guint i = 0; i < G_N_ELEMENTS (io_methods); i++)
-    if (file->pMethods == &io_methods[i].full_disk)
-      return io_methods[i].real->xWrite (file, data, amount, offset);
-  g_assert_not_reached ();
-}
-
-static int
-full_disk_open (sqlite3_vfs  *vfs,
-                const char   *name,
-                sqlite3_file *file,
-                int           flags,
-                int          *out_flags)
-{
-  int rc = real_vfs->xOpen (real_vfs, name, file, flags, out_flags);
-  guint i;
-
-  if (rc != SQLITE_OK || file->pMethods == NULL)
-    return rc;
-  for (i = 0; i < G_N_ELEMENTS (io_methods) && io_methods[i].real != NULL; i++)
-    if (io_methods[i].real == file->pMethods)
-      break;
-  g_assert_cmpuint (i, <, G_N_ELEMENTS (io_methods));
-  if (io_methods[i].real == NULL)
-    {
-      io_methods[i].real = file->pMethods;
-      io_methods[i].full_disk = *file->pMethods;
-      io_methods[i].full_disk.xWrite = full_disk_write;
-    }
-  file->pMethods = &io_methods[i].full_disk;
-  return rc;
-}
-
-static void
-full_disk_install (void)
-{
-  real_vfs = sqlite3_vfs_find (NULL);
-  g_assert_nonnull (real_vfs);
-  full_disk_vfs = *real_vfs;
-  full_disk_vfs.zName = "cg-test-full-disk";
-  full_disk_vfs.pNext = NULL;
-  full_disk_vfs.xOpen = full_disk_open;
-  g_assert_cmpint (sqlite3_vfs_register (&full_disk_vfs, 1), ==, SQLITE_OK);
-}
-
-static void
-full_disk_uninstall (void)
-{
-  full_disk_marker = NULL;
-  g_assert_cmpint (sqlite3_vfs_register (real_vfs, 1), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_vfs_unregister (&full_disk_vfs), ==, SQLITE_OK);
-}
-
 /* When the crawl cannot be recorded after the project was made, what
  * Create made goes again: no half-made project is left, and Create can be
  * tried again. A folder that was there before stays. */
@@ -597,14 +508,14 @@ test_new_crawl_dialog_failed_record (void)
   AdwMessageDialog *message;
   g_autofree char *first_error = NULL;
 
-  full_disk_install ();
+  cg_test_full_disk_install ();
   dialog_fixture_open (&f);
   gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://disk-full.example.org/");
   g_assert_true (gtk_widget_is_sensitive (f.create));
   g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
 
   /* The seed is stored with the crawl only: the disk fills up there. */
-  full_disk_marker = "https://disk-full.example.org/";
+  cg_test_full_disk_set_marker ("https://disk-full.example.org/");
 
   /* The folder proposed was made meanwhile, empty, by the user: the
    * project is made in it, then undone, and the folder stays. */
@@ -635,7 +546,7 @@ test_new_crawl_dialog_failed_record (void)
 
   /* With room on the disk again, the same Create works: nothing of the
    * failed one is in its way. */
-  full_disk_marker = NULL;
+  cg_test_full_disk_set_marker (NULL);
   g_signal_emit_by_name (f.create, "clicked");
   cg_test_iterate ();
   g_assert_nonnull (f.created);
@@ -643,7 +554,7 @@ test_new_crawl_dialog_failed_record (void)
   g_assert_cmpuint (cg_project_count_crawls (f.created), ==, 1);
 
   dialog_fixture_close (&f);
-  full_disk_uninstall ();
+  cg_test_full_disk_uninstall ();
 }
 
 static void

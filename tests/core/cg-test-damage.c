@@ -97,3 +97,97 @@ cg_test_damage_middle_of (CgProject  *project,
   g_assert_cmpuint (child, >, 1);
   overwrite_pages (store, page_size, child, 1);
 }
+
+/* A disk that fills up at one write: SQLite's own VFS, except that a
+ * write of data holding full_disk_marker fails as on a full disk. SQLite
+ * tests its I/O errors with such shims. */
+static const char *full_disk_marker;
+static sqlite3_vfs *real_vfs;
+static sqlite3_vfs full_disk_vfs;
+
+/* The unix VFS gives a database and its WAL different methods (locking
+ * differs); each is copied once, with its xWrite replaced, and the copy
+ * works on the same file. */
+static struct {
+  const sqlite3_io_methods *real;
+  sqlite3_io_methods        full_disk;
+} io_methods[4];
+
+static gboolean
+contains (const void *data,
+          gsize       length,
+          const char *needle)
+{
+  gsize needle_length = strlen (needle);
+
+  for (gsize i = 0; i + needle_length <= length; i++)
+    if (memcmp ((const char *) data + i, needle, needle_length) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+full_disk_write (sqlite3_file  *file,
+                 const void    *data,
+                 int            amount,
+                 sqlite3_int64  offset)
+{
+  if (full_disk_marker != NULL && amount > 0 && contains (data, (gsize) amount, full_disk_marker))
+    return SQLITE_FULL;
+  for (guint i = 0; i < G_N_ELEMENTS (io_methods); i++)
+    if (file->pMethods == &io_methods[i].full_disk)
+      return io_methods[i].real->xWrite (file, data, amount, offset);
+  g_assert_not_reached ();
+}
+
+static int
+full_disk_open (sqlite3_vfs  *vfs,
+                const char   *name,
+                sqlite3_file *file,
+                int           flags,
+                int          *out_flags)
+{
+  int rc = real_vfs->xOpen (real_vfs, name, file, flags, out_flags);
+  guint i;
+
+  if (rc != SQLITE_OK || file->pMethods == NULL)
+    return rc;
+  for (i = 0; i < G_N_ELEMENTS (io_methods) && io_methods[i].real != NULL; i++)
+    if (io_methods[i].real == file->pMethods)
+      break;
+  g_assert_cmpuint (i, <, G_N_ELEMENTS (io_methods));
+  if (io_methods[i].real == NULL)
+    {
+      io_methods[i].real = file->pMethods;
+      io_methods[i].full_disk = *file->pMethods;
+      io_methods[i].full_disk.xWrite = full_disk_write;
+    }
+  file->pMethods = &io_methods[i].full_disk;
+  return rc;
+}
+
+void
+cg_test_full_disk_install (void)
+{
+  real_vfs = sqlite3_vfs_find (NULL);
+  g_assert_nonnull (real_vfs);
+  full_disk_vfs = *real_vfs;
+  full_disk_vfs.zName = "cg-test-full-disk";
+  full_disk_vfs.pNext = NULL;
+  full_disk_vfs.xOpen = full_disk_open;
+  g_assert_cmpint (sqlite3_vfs_register (&full_disk_vfs, 1), ==, SQLITE_OK);
+}
+
+void
+cg_test_full_disk_uninstall (void)
+{
+  full_disk_marker = NULL;
+  g_assert_cmpint (sqlite3_vfs_register (real_vfs, 1), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_vfs_unregister (&full_disk_vfs), ==, SQLITE_OK);
+}
+
+void
+cg_test_full_disk_set_marker (const char *marker)
+{
+  full_disk_marker = marker;
+}

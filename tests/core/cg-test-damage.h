@@ -1,5 +1,6 @@
 /* cg-test-damage.h: a project's database damaged under an open project, as
- * a failing disk would, for the tests of what reads it.
+ * a failing disk would, and a disk that fills up, for the tests of what
+ * reads and writes it.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,5 +21,13 @@ void cg_test_damage_database  (CgProject  *project);
  * child between the first and the last. */
 void cg_test_damage_middle_of (CgProject  *project,
                                const char *name);
+
+/* A disk that fills up at one write, for every SQLite connection opened
+ * after cg_test_full_disk_install(): a write of data that holds the marker
+ * fails with SQLITE_FULL (no marker, no failure). Uninstall before the
+ * connections opened meanwhile are used again. */
+void cg_test_full_disk_install    (void);
+void cg_test_full_disk_set_marker (const char *marker);
+void cg_test_full_disk_uninstall  (void);
 
 G_END_DECLS

@@ -3,9 +3,11 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "cg-project.h"
+#include "cg-test-damage.h"
 
 static char *
 make_tmp (void)
@@ -176,6 +178,57 @@ test_create_after_interrupted_create (void)
   g_assert_false (g_file_test (half, G_FILE_TEST_EXISTS));
 }
 
+static gboolean
+is_empty_folder (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+
+  return dir != NULL && g_dir_read_name (dir) == NULL;
+}
+
+/* A creation that fails half-way (the disk fills up as the project's
+ * details are written) leaves nothing behind: no project without its
+ * details, which the next try would call "already a Cartograph project",
+ * and no folder it made (the parents it made included). A folder that
+ * was there, empty, stays. */
+static void
+test_create_fails_half_way (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *parent = g_build_filename (dir, "parent", NULL);
+  g_autofree char *folder = g_build_filename (parent, "new", NULL);
+  g_autofree char *existing = g_build_filename (dir, "existing", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = NULL;
+
+  g_assert_cmpint (g_mkdir (existing, 0755), ==, 0);
+  cg_test_full_disk_install ();
+  cg_test_full_disk_set_marker ("Disk Full Archive");
+
+  project = cg_project_create (folder, "Disk Full Archive", &error);
+  g_assert_null (project);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL);
+  g_assert_nonnull (strstr (error->message, "full"));
+  g_clear_error (&error);
+  /* The parent folder it made for it goes too. */
+  g_assert_false (g_file_test (parent, G_FILE_TEST_EXISTS));
+
+  project = cg_project_create (existing, "Disk Full Archive", &error);
+  g_assert_null (project);
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_true (is_empty_folder (existing));
+
+  cg_test_full_disk_set_marker (NULL);
+  cg_test_full_disk_uninstall ();
+  project = cg_project_create (folder, "Disk Full Archive", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cg_project_get_name (project), ==, "Disk Full Archive");
+  g_clear_object (&project);
+  project = cg_project_create (existing, "Disk Full Archive", &error);
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -189,6 +242,7 @@ main (int argc, char **argv)
   g_test_add_func ("/project/open-ordinary-folder", test_open_ordinary_folder);
   g_test_add_func ("/project/open-or-create", test_open_or_create);
   g_test_add_func ("/project/create-after-interrupted-create", test_create_after_interrupted_create);
+  g_test_add_func ("/project/create-fails-half-way", test_create_fails_half_way);
 
   return g_test_run ();
 }
