@@ -291,13 +291,19 @@ leave_free (Leave *leave)
 }
 
 static void
+leave_closure_notify (gpointer  data,
+                      GClosure *closure)
+{
+  leave_free (data);
+}
+
+static void
 leave_response_cb (AdwMessageDialog *dialog,
                    const char       *response,
                    Leave            *leave)
 {
   if (g_str_equal (response, "stop"))
     leave->func (leave->self, leave->data);
-  leave_free (leave);
 }
 
 /* Whether a crawl, an exploration or a harvest runs on the shown project. */
@@ -351,7 +357,10 @@ leave_project_then (CgWindow       *self,
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect (dialog, "response", G_CALLBACK (leave_response_cb), leave);
+  /* Whatever the answer, or none if the window goes first, what was to
+   * be done is freed with the dialog. */
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (leave_response_cb), leave, leave_closure_notify, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

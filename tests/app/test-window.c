@@ -915,6 +915,12 @@ test_open_project (void)
   cg_test_iterate ();
 }
 
+static gboolean
+window_is_gone (gpointer user_data)
+{
+  return *(CgWindow **) user_data == NULL;
+}
+
 /* Leaving a project where a crawl runs (opening another, closing the
  * window) asks first, and does nothing when the user keeps the crawl. */
 static void
@@ -966,8 +972,16 @@ test_leave_busy_project (void)
   cg_test_wait_for (shows_project, &wanted, "the other project to open");
   g_assert_false (cg_window_is_busy (window));
 
-  gtk_window_destroy (GTK_WINDOW (window));
+  /* Agreeing to close while a crawl runs closes the window. */
+  cg_window_try_demo (window);
+  cg_test_wait_for ((CgTestCondition) cg_window_is_busy, window, "the demo to explore again");
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_close (GTK_WINDOW (window));
   cg_test_iterate ();
+  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  g_assert_nonnull (dialog);
+  click_response (dialog, "_Stop Crawl");
+  cg_test_wait_for (window_is_gone, &window, "the window to close");
 }
 
 int
