@@ -242,6 +242,20 @@ reload_recent_projects (CgWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->recent_group), folders[0] != NULL);
 }
 
+/* The project page, as it is, with its project in the header. */
+static void
+show_project_page (CgWindow *self)
+{
+  CgProject *project = cg_project_page_get_project (self->project_page);
+
+  gtk_stack_set_visible_child_name (self->stack, "project");
+  gtk_widget_set_visible (self->back_button, TRUE);
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, TRUE);
+  adw_view_switcher_title_set_title (self->switcher_title, cg_project_get_name (project));
+  adw_view_switcher_title_set_subtitle (self->switcher_title, cg_project_get_folder (project));
+  update_switcher_bar_cb (self);
+}
+
 static void
 show_project (CgWindow   *self,
               CgProject  *project,
@@ -258,12 +272,7 @@ show_project (CgWindow   *self,
     }
   cg_project_page_set_project (self->project_page, project);
   cg_project_page_set_site_url (self->project_page, site_url);
-  gtk_stack_set_visible_child_name (self->stack, "project");
-  gtk_widget_set_visible (self->back_button, TRUE);
-  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, TRUE);
-  adw_view_switcher_title_set_title (self->switcher_title, cg_project_get_name (project));
-  adw_view_switcher_title_set_subtitle (self->switcher_title, cg_project_get_folder (project));
-  update_switcher_bar_cb (self);
+  show_project_page (self);
 
   cg_recent_projects_add (self->settings, cg_project_get_folder (project));
   reload_recent_projects (self);
@@ -388,8 +397,8 @@ end_opening (CgWindow *self)
   g_clear_object (&self->opening);
   gtk_spinner_stop (self->opening_spinner);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
-  if (g_strcmp0 (self->page_before_opening, "project") == 0)
-    gtk_stack_set_visible_child_name (self->stack, "project");
+  if (g_strcmp0 (self->page_before_opening, "project") == 0 && cg_project_page_get_project (self->project_page) != NULL)
+    show_project_page (self);
   else
     show_start (self);
   g_clear_pointer (&self->page_before_opening, g_free);
@@ -428,7 +437,7 @@ open_project_now (CgWindow *self,
   /* Opening the shown project again shows it, and stops nothing. */
   if (shown != NULL && g_str_equal (cg_project_get_folder (shown), path))
     {
-      show_project (self, shown, NULL);
+      show_project_page (self);
       return;
     }
 
@@ -458,15 +467,11 @@ cancel_open_activated (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   CgWindow *self = CG_WINDOW (widget);
-  CgProject *shown = cg_project_page_get_project (self->project_page);
 
   if (self->opening == NULL)
     return;
   g_cancellable_cancel (self->opening);
   end_opening (self);
-  /* The header showed the project that was opening. */
-  if (shown != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "project") == 0)
-    show_project (self, shown, NULL);
 }
 
 void
