@@ -1122,21 +1122,12 @@ records_changed_cb (CgPipeline    *pipeline,
 static guint
 count_all_records (CgProjectPage *self)
 {
-  g_autoptr(GHashTable) records = NULL;
-  GHashTableIter iter;
-  gpointer value;
-  guint total = 0;
+  gint64 records;
 
   if (self->model == NULL)
     return 0;
-  records = cg_record_store_count_by_class (cg_project_get_store (self->project),
-                                            cg_site_model_get_id (self->model), NULL);
-  if (records == NULL)
-    return 0;
-  g_hash_table_iter_init (&iter, records);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    total += GPOINTER_TO_UINT (value);
-  return total;
+  records = cg_record_store_count (cg_project_get_store (self->project), cg_site_model_get_id (self->model), NULL);
+  return (guint) MAX (records, 0);
 }
 
 /* The end of a piece of work some of whose pages could not be read or

@@ -284,6 +284,27 @@ cg_record_store_list (CgStore     *store,
   return g_steal_pointer (&records);
 }
 
+gint64
+cg_record_store_count (CgStore  *store,
+                       gint64    model_id,
+                       GError  **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = cg_store_prepare (store, "SELECT count(*) FROM records WHERE model_id = ?1", error);
+  if (stmt == NULL)
+    return -1;
+  sqlite3_bind_int64 (stmt, 1, model_id);
+  /* An aggregate always has its row; without it the read failed. */
+  if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+    {
+      cg_store_set_error (store, rc, error);
+      return -1;
+    }
+  return sqlite3_column_int64 (stmt, 0);
+}
+
 GHashTable *
 cg_record_store_count_by_class (CgStore  *store,
                                 gint64    model_id,

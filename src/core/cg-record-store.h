@@ -72,6 +72,12 @@ GPtrArray  *cg_record_store_list        (CgStore            *store,
                                          const char         *class_name,
                                          GError            **error);
 
+/* The records of a model, all classes together; -1 with @error set when
+ * they cannot be counted. */
+gint64      cg_record_store_count       (CgStore            *store,
+                                         gint64              model_id,
+                                         GError            **error);
+
 /* Class name → record count (GUINT_TO_POINTER) for a model. */
 GHashTable *cg_record_store_count_by_class (CgStore          *store,
                                             gint64            model_id,

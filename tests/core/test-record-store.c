@@ -142,6 +142,11 @@ test_replace_and_list (Fixture *f, gconstpointer data)
   listed = cg_record_store_list (f->store, f->model_id, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (listed->len, ==, 3);
+  /* All classes together: what is left once "other" is cleared. */
+  g_assert_cmpint (cg_record_store_count (f->store, f->model_id, &error), ==, 3);
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_record_store_count (f->store, f->model_id + 1, &error), ==, 0);
+  g_assert_no_error (error);
 
   g_assert_true (cg_record_store_clear (f->store, f->model_id, NULL, &error));
   g_assert_no_error (error);
