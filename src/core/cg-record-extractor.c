@@ -322,8 +322,6 @@ get_class (CgSiteModel  *model,
   return klass;
 }
 
-/* The sample pages of a class: its renders in thumbnails/model-V/ when
- * there are some, else its sample URLs' archived HTML. */
 /* Where the pages that cannot be read go: the caller's function, or the
  * log. */
 typedef struct {
@@ -343,6 +341,8 @@ report_skip (const Skips  *skips,
     g_warning ("%s", reason->message);
 }
 
+/* The sample pages of a class: its renders in thumbnails/model-V/ when
+ * there are some, else its sample URLs' archived HTML. */
 static gboolean
 load_samples (CgProject    *project,
               CgSiteModel  *model,
