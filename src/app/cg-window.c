@@ -256,20 +256,27 @@ show_project_page (CgWindow *self)
   update_switcher_bar_cb (self);
 }
 
+/* Forgets the project opening in the worker thread, if one is, whose
+ * result is then dropped when it comes. */
+static void
+drop_opening (CgWindow *self)
+{
+  if (self->opening == NULL)
+    return;
+  g_cancellable_cancel (self->opening);
+  g_clear_object (&self->opening);
+  g_clear_pointer (&self->page_before_opening, g_free);
+  gtk_spinner_stop (self->opening_spinner);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
+}
+
 static void
 show_project (CgWindow   *self,
               CgProject  *project,
               const char *site_url)
 {
   /* Another project shown meanwhile (the demo) wins over one opening. */
-  if (self->opening != NULL)
-    {
-      g_cancellable_cancel (self->opening);
-      g_clear_object (&self->opening);
-      g_clear_pointer (&self->page_before_opening, g_free);
-      gtk_spinner_stop (self->opening_spinner);
-      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
-    }
+  drop_opening (self);
   cg_project_page_set_project (self->project_page, project);
   cg_project_page_set_site_url (self->project_page, site_url);
   show_project_page (self);
@@ -394,14 +401,14 @@ open_project_folder (CgWindow    *self,
 static void
 end_opening (CgWindow *self)
 {
-  g_clear_object (&self->opening);
-  gtk_spinner_stop (self->opening_spinner);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-open", FALSE);
-  if (g_strcmp0 (self->page_before_opening, "project") == 0 && cg_project_page_get_project (self->project_page) != NULL)
+  gboolean back_to_project = g_strcmp0 (self->page_before_opening, "project") == 0 &&
+                             cg_project_page_get_project (self->project_page) != NULL;
+
+  drop_opening (self);
+  if (back_to_project)
     show_project_page (self);
   else
     show_start (self);
-  g_clear_pointer (&self->page_before_opening, g_free);
 }
 
 static void
@@ -468,10 +475,8 @@ cancel_open_activated (GtkWidget  *widget,
 {
   CgWindow *self = CG_WINDOW (widget);
 
-  if (self->opening == NULL)
-    return;
-  g_cancellable_cancel (self->opening);
-  end_opening (self);
+  if (self->opening != NULL)
+    end_opening (self);
 }
 
 void
