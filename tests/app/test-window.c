@@ -625,6 +625,24 @@ open_preferences (CgWindow *window)
   return preferences;
 }
 
+/* Types @text into the contact @row of Preferences: it is @refused (the
+ * row has the error style) or not, and the key then holds @expected. */
+static void
+type_contact (GtkWidget  *row,
+              GSettings  *settings,
+              const char *text,
+              gboolean    refused,
+              const char *expected)
+{
+  g_autofree char *stored = NULL;
+
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  g_assert_cmpint (gtk_widget_has_css_class (row, "error"), ==, refused);
+  cg_test_iterate ();
+  stored = g_settings_get_string (settings, "user-agent-contact");
+  g_assert_cmpstr (stored, ==, expected);
+}
+
 /* The contact is stored only when every crawl would accept it. */
 static void
 test_preferences_contact (void)
@@ -647,36 +665,14 @@ test_preferences_contact (void)
 
   /* An e-mail address alone is refused as it is typed; the earlier
    * contact stays the default. */
-  gtk_editable_set_text (GTK_EDITABLE (contact_row), "me@example.org");
-  g_assert_true (gtk_widget_has_css_class (contact_row, "error"));
+  type_contact (contact_row, settings, "me@example.org", TRUE, "https://example.org/earlier");
   g_assert_nonnull (strstr (note_under_rows (contact_row), "write it as mailto:me@example.org"));
-  cg_test_iterate ();
-  stored = g_settings_get_string (settings, "user-agent-contact");
-  g_assert_cmpstr (stored, ==, "https://example.org/earlier");
-  g_clear_pointer (&stored, g_free);
 
-  gtk_editable_set_text (GTK_EDITABLE (contact_row), "mailto:me@example.org");
-  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
+  type_contact (contact_row, settings, "mailto:me@example.org", FALSE, "mailto:me@example.org");
   g_assert_null (strstr (note_under_rows (contact_row), "write it as"));
-  cg_test_iterate ();
-  stored = g_settings_get_string (settings, "user-agent-contact");
-  g_assert_cmpstr (stored, ==, "mailto:me@example.org");
-  g_clear_pointer (&stored, g_free);
-
-  gtk_editable_set_text (GTK_EDITABLE (contact_row), "https://example.org/contact");
-  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
-  cg_test_iterate ();
-  stored = g_settings_get_string (settings, "user-agent-contact");
-  g_assert_cmpstr (stored, ==, "https://example.org/contact");
-  g_clear_pointer (&stored, g_free);
-
+  type_contact (contact_row, settings, "https://example.org/contact", FALSE, "https://example.org/contact");
   /* No contact at all is allowed. */
-  gtk_editable_set_text (GTK_EDITABLE (contact_row), "");
-  g_assert_false (gtk_widget_has_css_class (contact_row, "error"));
-  cg_test_iterate ();
-  stored = g_settings_get_string (settings, "user-agent-contact");
-  g_assert_cmpstr (stored, ==, "");
-  g_clear_pointer (&stored, g_free);
+  type_contact (contact_row, settings, "", FALSE, "");
 
   /* The row follows the key when it changes elsewhere (New Crawl). */
   g_settings_set_string (settings, "user-agent-contact", "mailto:other@example.org");
