@@ -8,7 +8,14 @@
 #include <glib/gi18n.h>
 
 #include "cg-application.h"
+#include "cg-crawler.h"
 #include "cg-window.h"
+
+/* How long quitting waits for stopped crawls to end. A crawl ends a few
+ * moments after it is told to stop: it cancels its fetches and commits
+ * what it archived. One that takes longer is left to exit, and resumes
+ * where it was. */
+#define CRAWL_STOP_TIMEOUT_S 30
 
 struct _CgApplication
 {
@@ -136,6 +143,38 @@ cg_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
 }
 
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* The main loop has ended, by app.quit or with the last window. Each
+ * window stops what runs on its project as it goes (the user agreed to
+ * that first); the crawls are then let end in order, so that the project
+ * says they were stopped instead of being cut off by the exit. */
+static void
+cg_application_shutdown (GApplication *app)
+{
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  gint64 deadline = g_get_monotonic_time () + CRAWL_STOP_TIMEOUT_S * G_USEC_PER_SEC;
+  guint wake_up;
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+
+  /* A crawl's end is announced in this context, which nothing else
+   * iterates now; the timer makes the deadline seen if none comes. */
+  wake_up = g_timeout_add_seconds (1, wake_up_cb, NULL);
+  while (cg_crawler_count_running () > 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake_up);
+  if (cg_crawler_count_running () > 0)
+    g_warning ("A crawl did not stop within %d s of quitting; it resumes where it was", CRAWL_STOP_TIMEOUT_S);
+
+  G_APPLICATION_CLASS (cg_application_parent_class)->shutdown (app);
+}
+
 static void
 cg_application_class_init (CgApplicationClass *klass)
 {
@@ -144,6 +183,7 @@ cg_application_class_init (CgApplicationClass *klass)
   app_class->activate = cg_application_activate;
   app_class->open = cg_application_open;
   app_class->startup = cg_application_startup;
+  app_class->shutdown = cg_application_shutdown;
   app_class->command_line = cg_application_command_line;
   app_class->handle_local_options = cg_application_handle_local_options;
 }

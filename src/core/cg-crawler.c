@@ -156,6 +156,10 @@ static const char * const run_stmt_sql[N_RUN_STMTS] = {
 
 G_DEFINE_QUARK (cg-crawler-error-quark, cg_crawler_error)
 
+/* Crawls of this process whose thread has not ended yet, for
+ * cg_crawler_count_running(). */
+static gint running_crawls;
+
 typedef struct _CrawlRun CrawlRun;
 
 struct _CgCrawler
@@ -2599,6 +2603,7 @@ finished_cb (gpointer user_data)
   self->thread = NULL;
   self->run = NULL;
   self->running = FALSE;
+  g_atomic_int_add (&running_crawls, -1);
 
   end = run->end;
   error = g_steal_pointer (&run->error);
@@ -2904,6 +2909,7 @@ cg_crawler_start (CgCrawler *self)
   self->running = TRUE;
   g_atomic_int_set (&self->stopping, FALSE);
   g_object_ref (self);
+  g_atomic_int_inc (&running_crawls);
   self->thread = g_thread_new ("cg-crawl", crawl_thread_outer, run);
 }
 
@@ -2944,6 +2950,21 @@ cg_crawler_stop (CgCrawler *self)
   g_return_if_fail (CG_IS_CRAWLER (self));
   g_atomic_int_set (&self->stopping, TRUE);
   poke (self);
+}
+
+/**
+ * cg_crawler_count_running:
+ *
+ * The crawls of this process that have not ended: those running and those
+ * told to stop whose "finished" has not been emitted yet. A program that
+ * exits while one runs leaves it unfinished (it resumes, but its state
+ * says it is running); one that runs its main context until this is 0
+ * lets every stopped crawl end in order.
+ */
+guint
+cg_crawler_count_running (void)
+{
+  return (guint) g_atomic_int_get (&running_crawls);
 }
 
 gboolean

@@ -143,6 +143,7 @@ void          cg_crawler_pause          (CgCrawler            *self);
 void          cg_crawler_unpause        (CgCrawler            *self);
 void          cg_crawler_stop           (CgCrawler            *self);
 gboolean      cg_crawler_is_running     (CgCrawler            *self);
+guint         cg_crawler_count_running  (void);
 void          cg_crawler_get_stats      (CgCrawler            *self,
                                          CgCrawlStats         *out_stats);
 const char   *cg_crawl_end_to_string    (CgCrawlEnd            end);

@@ -273,3 +273,40 @@ cg_test_show_in_window (GtkWidget *child,
   cg_test_iterate ();
   return window;
 }
+
+/* The AdwMessageDialog shown for @parent, if any. */
+AdwMessageDialog *
+cg_test_find_message_dialog (GtkWindow *parent)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_window_get_transient_for (l->data) == parent)
+      return l->data;
+  return NULL;
+}
+
+/* The visible message dialog of @parent whose heading is @heading, if any. */
+AdwMessageDialog *
+cg_test_find_dialog_headed (GtkWindow  *parent,
+                            const char *heading)
+{
+  AdwMessageDialog *dialog = cg_test_find_message_dialog (parent);
+
+  if (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)) ||
+      g_strcmp0 (adw_message_dialog_get_heading (dialog), heading) != 0)
+    return NULL;
+  return dialog;
+}
+
+/* Clicks the button of @dialog labelled @label, as the user would. */
+void
+cg_test_click_response (AdwMessageDialog *dialog,
+                        const char       *label)
+{
+  GtkWidget *button = cg_test_find_button (GTK_WIDGET (dialog), label);
+
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  cg_test_iterate ();
+}

@@ -66,4 +66,10 @@ GtkWindow          *cg_test_show_in_window   (GtkWidget        *child,
                                               int               width,
                                               int               height);
 
+AdwMessageDialog   *cg_test_find_message_dialog (GtkWindow     *parent);
+AdwMessageDialog   *cg_test_find_dialog_headed  (GtkWindow     *parent,
+                                                 const char    *heading);
+void                cg_test_click_response   (AdwMessageDialog *dialog,
+                                              const char       *label);
+
 G_END_DECLS

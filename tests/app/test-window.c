@@ -238,18 +238,6 @@ project_created_cb (CgNewCrawlDialog *dialog,
   *out = g_object_ref (project);
 }
 
-/* The AdwMessageDialog shown for @parent, if any. */
-static AdwMessageDialog *
-find_message_dialog (GtkWindow *parent)
-{
-  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
-
-  for (GList *l = toplevels; l != NULL; l = l->next)
-    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_window_get_transient_for (l->data) == parent)
-      return l->data;
-  return NULL;
-}
-
 /* The visible explanation beside a row: its group's description, NULL
  * when there is none. */
 static const char *
@@ -323,7 +311,7 @@ dialog_fixture_open (DialogFixture *f)
 static void
 dialog_fixture_close (DialogFixture *f)
 {
-  AdwMessageDialog *message = find_message_dialog (GTK_WINDOW (f->dialog));
+  AdwMessageDialog *message = cg_test_find_message_dialog (GTK_WINDOW (f->dialog));
 
   if (message != NULL)
     gtk_window_destroy (GTK_WINDOW (message));
@@ -393,7 +381,7 @@ test_new_crawl_dialog (void)
   g_signal_emit_by_name (f.create, "clicked");
   cg_test_iterate ();
 
-  g_assert_null (find_message_dialog (GTK_WINDOW (f.dialog)));
+  g_assert_null (cg_test_find_message_dialog (GTK_WINDOW (f.dialog)));
   g_assert_nonnull (f.created);
   g_assert_cmpstr (cg_project_get_folder (f.created), ==, expected_folder);
   g_assert_cmpstr (cg_project_get_name (f.created), ==, "archive.example.org");
@@ -442,7 +430,7 @@ test_new_crawl_dialog_refused_create (void)
   cg_test_iterate ();
   g_assert_null (f.created);
   g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
-  message = find_message_dialog (GTK_WINDOW (f.dialog));
+  message = cg_test_find_message_dialog (GTK_WINDOW (f.dialog));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (adw_message_dialog_get_body (message), "“me@example.org”"));
   gtk_window_destroy (GTK_WINDOW (message));
@@ -460,7 +448,7 @@ test_new_crawl_dialog_refused_create (void)
       cg_test_iterate ();
       g_assert_null (f.created);
       g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
-      message = find_message_dialog (GTK_WINDOW (f.dialog));
+      message = cg_test_find_message_dialog (GTK_WINDOW (f.dialog));
       g_assert_nonnull (message);
       g_assert_cmpstr (adw_message_dialog_get_body (message), ==, expected);
       gtk_window_destroy (GTK_WINDOW (message));
@@ -525,7 +513,7 @@ test_new_crawl_dialog_failed_record (void)
   g_assert_null (f.created);
   g_assert_true (g_file_test (folder, G_FILE_TEST_IS_DIR));
   g_assert_true (folder_is_empty (folder));
-  message = find_message_dialog (GTK_WINDOW (f.dialog));
+  message = cg_test_find_message_dialog (GTK_WINDOW (f.dialog));
   g_assert_nonnull (message);
   first_error = g_strdup (adw_message_dialog_get_body (message));
   g_test_message ("Create on a full disk: %s", first_error);
@@ -538,7 +526,7 @@ test_new_crawl_dialog_failed_record (void)
   cg_test_iterate ();
   g_assert_null (f.created);
   g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
-  message = find_message_dialog (GTK_WINDOW (f.dialog));
+  message = cg_test_find_message_dialog (GTK_WINDOW (f.dialog));
   g_assert_nonnull (message);
   /* The whole message, in a dialog: nothing cut off. */
   g_assert_cmpstr (adw_message_dialog_get_body (message), ==, first_error);
@@ -787,35 +775,10 @@ test_problems_are_accessible (void)
   g_test_trap_assert_passed ();
 }
 
-/* The visible message dialog of @window whose heading is @heading, if any. */
-static AdwMessageDialog *
-find_dialog_headed (CgWindow   *window,
-                    const char *heading)
-{
-  AdwMessageDialog *dialog = find_message_dialog (GTK_WINDOW (window));
-
-  if (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)) ||
-      g_strcmp0 (adw_message_dialog_get_heading (dialog), heading) != 0)
-    return NULL;
-  return dialog;
-}
-
 static gboolean
 open_error_shown (gpointer user_data)
 {
-  return find_dialog_headed (user_data, "Cannot Open the Project") != NULL;
-}
-
-/* Clicks the button of @dialog labelled @label, as the user would. */
-static void
-click_response (AdwMessageDialog *dialog,
-                const char       *label)
-{
-  GtkWidget *button = cg_test_find_button (GTK_WIDGET (dialog), label);
-
-  g_assert_nonnull (button);
-  g_signal_emit_by_name (button, "clicked");
-  cg_test_iterate ();
+  return cg_test_find_dialog_headed (GTK_WINDOW (user_data), "Cannot Open the Project") != NULL;
 }
 
 static gboolean
@@ -900,11 +863,11 @@ test_open_project (void)
   g_assert_cmpint (g_mkdir_with_parents (not_project, 0755), ==, 0);
   cg_window_open_project (window, not_project_file);
   cg_test_wait_for (open_error_shown, window, "the error dialog");
-  dialog = find_dialog_headed (window, "Cannot Open the Project");
+  dialog = cg_test_find_dialog_headed (GTK_WINDOW (window), "Cannot Open the Project");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), not_project));
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "is not a Cartograph project"));
   g_assert_true (shows_project (&wanted));
-  click_response (dialog, "_Close");
+  cg_test_click_response (dialog, "_Close");
   cg_test_wait_for (open_error_gone, window, "the error dialog to close");
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -942,10 +905,10 @@ test_leave_busy_project (void)
 
   /* Keep the crawl: nothing changes. */
   cg_window_open_project (window, other_file);
-  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  dialog = cg_test_find_dialog_headed (GTK_WINDOW (window), "Stop the Running Crawl?");
   g_assert_nonnull (dialog);
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), cg_project_get_name (demo)));
-  click_response (dialog, "_Cancel");
+  cg_test_click_response (dialog, "_Cancel");
   cg_test_iterate ();
   g_assert_true (cg_project_page_get_project (page) == demo);
   g_assert_true (cg_window_is_busy (window));
@@ -953,18 +916,18 @@ test_leave_busy_project (void)
   /* Closing the window asks too. */
   gtk_window_close (GTK_WINDOW (window));
   cg_test_iterate ();
-  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  dialog = cg_test_find_dialog_headed (GTK_WINDOW (window), "Stop the Running Crawl?");
   g_assert_nonnull (dialog);
-  click_response (dialog, "_Cancel");
+  cg_test_click_response (dialog, "_Cancel");
   cg_test_iterate ();
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
   g_assert_true (cg_window_is_busy (window));
 
   /* Agreeing stops the crawl and opens the other project. */
   cg_window_open_project (window, other_file);
-  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  dialog = cg_test_find_dialog_headed (GTK_WINDOW (window), "Stop the Running Crawl?");
   g_assert_nonnull (dialog);
-  click_response (dialog, "_Stop Crawl");
+  cg_test_click_response (dialog, "_Stop Crawl");
   cg_test_wait_for (shows_project, &wanted, "the other project to open");
   g_assert_false (cg_window_is_busy (window));
 
@@ -974,9 +937,9 @@ test_leave_busy_project (void)
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_close (GTK_WINDOW (window));
   cg_test_iterate ();
-  dialog = find_dialog_headed (window, "Stop the Running Crawl?");
+  dialog = cg_test_find_dialog_headed (GTK_WINDOW (window), "Stop the Running Crawl?");
   g_assert_nonnull (dialog);
-  click_response (dialog, "_Stop Crawl");
+  cg_test_click_response (dialog, "_Stop Crawl");
   cg_test_wait_for (window_is_gone, &window, "the window to close");
 }
 

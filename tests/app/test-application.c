@@ -1,0 +1,193 @@
+/* test-application.c: the application, run as the workbench runs it.
+ *
+ * g_application_run() with the window it makes; the tests act on the
+ * window from sources of the application's own main loop.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <sqlite3.h>
+
+#include "cg-application.h"
+#include "cg-project-page.h"
+#include "cg-project.h"
+#include "cg-store.h"
+#include "cg-test-widgets.h"
+#include "cg-window.h"
+
+typedef struct {
+  CgApplication *app;
+  CgWindow      *window;
+  char          *project_folder;
+  gboolean       kept_running;
+} QuitTest;
+
+static gboolean
+has_window (gpointer user_data)
+{
+  QuitTest *test = user_data;
+
+  return gtk_application_get_active_window (GTK_APPLICATION (test->app)) != NULL;
+}
+
+static AdwMessageDialog *
+stop_question (QuitTest *test)
+{
+  return cg_test_find_dialog_headed (GTK_WINDOW (test->window), "Stop the Running Crawl?");
+}
+
+/* Waits for the application's window and has it explore the demo site:
+ * with nothing running, quitting would not ask. */
+static CgProject *
+start_demo (QuitTest *test)
+{
+  CgProject *project;
+
+  cg_test_wait_for (has_window, test, "the application's window");
+  test->window = CG_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test->app)));
+  g_object_add_weak_pointer (G_OBJECT (test->window), (gpointer *) &test->window);
+
+  cg_window_try_demo (test->window);
+  cg_test_wait_for ((CgTestCondition) cg_window_is_busy, test->window, "the demo to explore");
+  project = cg_project_page_get_project (CG_PROJECT_PAGE (cg_window_get_project_page (test->window)));
+  test->project_folder = g_strdup (cg_project_get_folder (project));
+  return project;
+}
+
+/* Runs only if Cancel left the application running. */
+static gboolean
+quit_and_stop_cb (gpointer user_data)
+{
+  QuitTest *test = user_data;
+  AdwMessageDialog *dialog;
+
+  test->kept_running = TRUE;
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (test->window)));
+  g_assert_true (cg_window_is_busy (test->window));
+
+  /* Asked again, agreeing stops the crawl and quits. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test->window), "app.quit", NULL));
+  dialog = stop_question (test);
+  g_assert_nonnull (dialog);
+  cg_test_click_response (dialog, "_Stop Crawl");
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+quit_and_cancel_cb (gpointer user_data)
+{
+  QuitTest *test = user_data;
+  CgProject *project = start_demo (test);
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (test->app), "app.quit");
+  AdwMessageDialog *dialog;
+
+  g_assert_cmpstr (accels[0], ==, "<Control>q");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test->window), "app.quit", NULL));
+  dialog = stop_question (test);
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), cg_project_get_name (project)));
+  cg_test_click_response (dialog, "_Cancel");
+
+  /* Had Cancel quit, the application's loop would end before this runs. */
+  g_timeout_add (200, quit_and_stop_cb, test);
+  return G_SOURCE_REMOVE;
+}
+
+/* The state of the newest crawl of @folder's project. */
+static char *
+newest_crawl_state (const char *folder)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) project = cg_project_open (folder, &error);
+  sqlite3_stmt *stmt;
+  char *state;
+
+  g_assert_no_error (error);
+  stmt = cg_store_prepare (cg_project_get_store (project), "SELECT state FROM crawls ORDER BY id DESC LIMIT 1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  state = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  return state;
+}
+
+/* Runs a new application until it quits, with @start_cb called from its
+ * main loop, and returns its exit status. */
+static int
+run_application (QuitTest    *test,
+                 GSourceFunc  start_cb)
+{
+  char *argv[] = { (char *) "cartograph", NULL };
+  int status;
+
+  test->app = cg_application_new ();
+  /* A workbench the tester has open must not take the command line. */
+  g_application_set_flags (G_APPLICATION (test->app),
+                           g_application_get_flags (G_APPLICATION (test->app)) | G_APPLICATION_NON_UNIQUE);
+  g_idle_add (start_cb, test);
+  status = g_application_run (G_APPLICATION (test->app), 1, argv);
+  g_clear_object (&test->app);
+  return status;
+}
+
+/* app.quit (Ctrl+Q) while a crawl runs asks first: Cancel keeps the
+ * application and the crawl running; Stop Crawl quits, and the crawl is
+ * stopped in order, not left running in the project. */
+static void
+test_quit_asks (void)
+{
+  QuitTest test = { 0 };
+  g_autofree char *state = NULL;
+
+  g_assert_cmpint (run_application (&test, quit_and_cancel_cb), ==, 0);
+  g_assert_true (test.kept_running);
+  /* Quitting took the window, and the crawl ended before the exit. */
+  g_assert_null (test.window);
+  state = newest_crawl_state (test.project_folder);
+  g_assert_cmpstr (state, ==, "stopped");
+  g_free (test.project_folder);
+}
+
+static gboolean
+close_and_stop_cb (gpointer user_data)
+{
+  QuitTest *test = user_data;
+  AdwMessageDialog *dialog;
+
+  start_demo (test);
+  gtk_window_close (GTK_WINDOW (test->window));
+  cg_test_iterate ();
+  dialog = stop_question (test);
+  g_assert_nonnull (dialog);
+  cg_test_click_response (dialog, "_Stop Crawl");
+  return G_SOURCE_REMOVE;
+}
+
+/* Closing the last window while a crawl runs, once the user agreed, ends
+ * the application as quitting does: the crawl ends in order first. */
+static void
+test_close_last_window (void)
+{
+  QuitTest test = { 0 };
+  g_autofree char *state = NULL;
+
+  g_assert_cmpint (run_application (&test, close_and_stop_cb), ==, 0);
+  g_assert_null (test.window);
+  state = newest_crawl_state (test.project_folder);
+  g_assert_cmpstr (state, ==, "stopped");
+  g_free (test.project_folder);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
+
+  g_test_add_func ("/application/quit-asks", test_quit_asks);
+  g_test_add_func ("/application/close-last-window", test_close_last_window);
+
+  return g_test_run ();
+}
