@@ -34,6 +34,9 @@ cg_test_init_app (int       *argc,
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
   g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  /* GTK's in-process accessibility backend, so that the tests read what
+   * the widgets tell assistive technologies, and need no AT-SPI bus. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   if (c_locale)
     gtk_disable_setlocale ();
   gtk_test_init (argc, argv, NULL);

@@ -719,60 +719,42 @@ assert_accessible_problem (GtkWidget  *row,
     }
 }
 
-/* Screen readers are told of a refused value: the app tests run with no
- * accessibility backend (GTK_A11Y=none in tests/meson.build), so this runs
- * in a child process with GTK's test backend. */
+/* Screen readers are told of a refused value, as GTK's test backend
+ * (which cg_test_init_app() sets for every app test) shows it. */
 static void
 test_problems_are_accessible (void)
 {
-  if (g_test_subprocess ())
-    {
-      g_autoptr(GSettings) settings = g_settings_new ("io.github.cartograph.Cartograph");
-      CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
-      DialogFixture f;
-      GtkWidget *preferences;
-      GtkWidget *contact_row;
-      g_autofree char *url_problem = cg_new_crawl_dialog_validate_url ("http://a..b/", NULL);
-      g_autofree char *contact_problem = cg_new_crawl_dialog_validate_contact ("me@example.org");
+  CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+  DialogFixture f;
+  GtkWidget *preferences;
+  GtkWidget *contact_row;
+  g_autofree char *url_problem = cg_new_crawl_dialog_validate_url ("http://a..b/", NULL);
+  g_autofree char *contact_problem = cg_new_crawl_dialog_validate_contact ("me@example.org");
 
-      dialog_fixture_open (&f);
-      gtk_editable_set_text (GTK_EDITABLE (f.url_row), "http://a..b/");
-      assert_accessible_problem (f.url_row, url_problem);
-      gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://example.org/");
-      assert_accessible_problem (f.url_row, NULL);
-      gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "me@example.org");
-      assert_accessible_problem (f.contact_row, contact_problem);
-      gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "mailto:me@example.org");
-      assert_accessible_problem (f.contact_row, NULL);
-      dialog_fixture_close (&f);
+  dialog_fixture_open (&f);
+  gtk_editable_set_text (GTK_EDITABLE (f.url_row), "http://a..b/");
+  assert_accessible_problem (f.url_row, url_problem);
+  gtk_editable_set_text (GTK_EDITABLE (f.url_row), "https://example.org/");
+  assert_accessible_problem (f.url_row, NULL);
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "me@example.org");
+  assert_accessible_problem (f.contact_row, contact_problem);
+  gtk_editable_set_text (GTK_EDITABLE (f.contact_row), "mailto:me@example.org");
+  assert_accessible_problem (f.contact_row, NULL);
+  dialog_fixture_close (&f);
 
-      gtk_window_present (GTK_WINDOW (window));
-      preferences = open_preferences (window);
-      contact_row = cg_test_find_widget (preferences, ADW_TYPE_ENTRY_ROW, CONTACT_ROW_TITLE);
-      gtk_editable_set_text (GTK_EDITABLE (contact_row), "me@example.org");
-      assert_accessible_problem (contact_row, contact_problem);
-      gtk_editable_set_text (GTK_EDITABLE (contact_row), "mailto:me@example.org");
-      assert_accessible_problem (contact_row, NULL);
-      /* The accepted forms are read out when there is no problem. */
-      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (contact_row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                           note_under_rows (contact_row));
-      gtk_window_destroy (GTK_WINDOW (preferences));
-      gtk_window_destroy (GTK_WINDOW (window));
-      cg_test_iterate ();
-      return;
-    }
-
-  {
-    g_autofree char *a11y = g_strdup (g_getenv ("GTK_A11Y"));
-
-    g_setenv ("GTK_A11Y", "test", TRUE);
-    g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-    if (a11y != NULL)
-      g_setenv ("GTK_A11Y", a11y, TRUE);
-    else
-      g_unsetenv ("GTK_A11Y");
-  }
-  g_test_trap_assert_passed ();
+  gtk_window_present (GTK_WINDOW (window));
+  preferences = open_preferences (window);
+  contact_row = cg_test_find_widget (preferences, ADW_TYPE_ENTRY_ROW, CONTACT_ROW_TITLE);
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "me@example.org");
+  assert_accessible_problem (contact_row, contact_problem);
+  gtk_editable_set_text (GTK_EDITABLE (contact_row), "mailto:me@example.org");
+  assert_accessible_problem (contact_row, NULL);
+  /* The accepted forms are read out when there is no problem. */
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (contact_row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       note_under_rows (contact_row));
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_destroy (GTK_WINDOW (window));
+  cg_test_iterate ();
 }
 
 static gboolean
