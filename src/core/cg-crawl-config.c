@@ -295,11 +295,12 @@ add_bool (JsonBuilder *builder,
   json_builder_add_boolean_value (builder, value);
 }
 
-char *
-cg_crawl_config_to_json (const CgCrawlConfig *config)
+/* The settings as a JSON object, for documents that hold them among
+ * other members (a harvest's options and state). */
+JsonNode *
+cg_crawl_config_to_json_node (const CgCrawlConfig *config)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   cg_json_add_strv (builder, "seeds", config->seeds);
@@ -329,8 +330,14 @@ cg_crawl_config_to_json (const CgCrawlConfig *config)
   add_string (builder, "digest", cg_warc_digest_algorithm_get_label (config->digest));
   add_int (builder, "compression_level", config->compression_level);
   json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
 
-  root = json_builder_get_root (builder);
+char *
+cg_crawl_config_to_json (const CgCrawlConfig *config)
+{
+  g_autoptr(JsonNode) root = cg_crawl_config_to_json_node (config);
+
   return json_to_string (root, FALSE);
 }
 
@@ -391,16 +398,8 @@ CgCrawlConfig *
 cg_crawl_config_from_json (const char  *json,
                            GError     **error)
 {
-  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) local_error = NULL;
-  const char *where = _("The crawl settings");
-  const char *scope = NULL, *robots = NULL, *digest = NULL;
-  gint64 compression_level = config->compression_level, sample_size = 0;
-  gboolean javascript = FALSE;
-  JsonObject *object;
+  g_autoptr(JsonNode) root = cg_json_parse (json, -1, error);
 
-  root = cg_json_parse (json, -1, error);
   if (root == NULL)
     {
       g_prefix_error (error, _("The crawl settings are not valid JSON: "));
@@ -411,7 +410,20 @@ cg_crawl_config_from_json (const char  *json,
       invalid (error, _("The crawl settings are not a JSON object"));
       return NULL;
     }
-  object = json_node_get_object (root);
+  return cg_crawl_config_from_json_object (json_node_get_object (root), error);
+}
+
+/* As cg_crawl_config_from_json(), from the object that holds them. */
+CgCrawlConfig *
+cg_crawl_config_from_json_object (JsonObject  *object,
+                                  GError     **error)
+{
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) local_error = NULL;
+  const char *where = _("The crawl settings");
+  const char *scope = NULL, *robots = NULL, *digest = NULL;
+  gint64 compression_level = config->compression_level, sample_size = 0;
+  gboolean javascript = FALSE;
 
   if (!cg_json_read_strv (object, where, "seeds", &config->seeds, &local_error) ||
       !cg_json_read_strv (object, where, "include", &config->include_regexes, &local_error) ||

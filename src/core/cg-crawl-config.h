@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib-object.h>
+#include <json-glib/json-glib.h>
 
 #include "cg-scope.h"
 #include "cg-warc.h"
@@ -71,8 +72,11 @@ CgScope       *cg_crawl_config_build_scope (const CgCrawlConfig *config,
 gboolean       cg_crawl_config_validate   (const CgCrawlConfig *config,
                                            GError             **error);
 char          *cg_crawl_config_to_json    (const CgCrawlConfig *config);
+JsonNode      *cg_crawl_config_to_json_node (const CgCrawlConfig *config);
 CgCrawlConfig *cg_crawl_config_from_json  (const char          *json,
                                            GError             **error);
+CgCrawlConfig *cg_crawl_config_from_json_object (JsonObject    *object,
+                                                 GError       **error);
 /* The settings a crawl was recorded with (cg_project_add_crawl() keeps
  * its seed apart from its settings), with @seed as their only seed. */
 CgCrawlConfig *cg_crawl_config_from_json_with_seed (const char     *json,

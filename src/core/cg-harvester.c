@@ -248,11 +248,11 @@ cg_harvest_options_validate (const CgHarvestOptions  *options,
   return TRUE;
 }
 
-char *
-cg_harvest_options_to_json (const CgHarvestOptions *options)
+/* The options as a JSON object, as the harvest's state holds them. */
+static JsonNode *
+options_to_json_node (const CgHarvestOptions *options)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "strategy");
@@ -280,17 +280,18 @@ cg_harvest_options_to_json (const CgHarvestOptions *options)
   json_builder_add_boolean_value (builder, options->prune_patterns);
   if (options->crawl != NULL)
     {
-      g_autofree char *crawl = cg_crawl_config_to_json (options->crawl);
-      g_autoptr(JsonNode) node = json_from_string (crawl, NULL);
-
-      if (node != NULL)
-        {
-          json_builder_set_member_name (builder, "crawl");
-          json_builder_add_value (builder, g_steal_pointer (&node));
-        }
+      json_builder_set_member_name (builder, "crawl");
+      json_builder_add_value (builder, cg_crawl_config_to_json_node (options->crawl));
     }
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
+  return json_builder_get_root (builder);
+}
+
+char *
+cg_harvest_options_to_json (const CgHarvestOptions *options)
+{
+  g_autoptr(JsonNode) root = options_to_json_node (options);
+
   return json_to_string (root, FALSE);
 }
 
@@ -331,22 +332,40 @@ read_options (JsonObject        *object,
   options->like_map_pages = (guint) like_map_pages;
   if (crawl != NULL)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), crawl);
-      g_autofree char *crawl_json = json_to_string (node, FALSE);
-
       g_clear_pointer (&options->crawl, cg_crawl_config_free);
-      options->crawl = cg_crawl_config_from_json (crawl_json, error);
+      options->crawl = cg_crawl_config_from_json_object (crawl, error);
       if (options->crawl == NULL)
         return FALSE;
     }
   return TRUE;
 }
 
+/* The options held by @object, checked. */
+static CgHarvestOptions *
+options_from_json_object (JsonObject  *object,
+                          GError     **error)
+{
+  g_autoptr(CgHarvestOptions) options = cg_harvest_options_new ();
+  g_autoptr(GError) local_error = NULL;
+
+  /* A harvest recorded before these options existed reused nothing and
+   * pruned nothing, and resumes so. */
+  options->reuse_sample = FALSE;
+  options->prune_patterns = FALSE;
+  if (!read_options (object, options, &local_error))
+    {
+      g_set_error_literal (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID, local_error->message);
+      return NULL;
+    }
+  if (!cg_harvest_options_validate (options, error))
+    return NULL;
+  return g_steal_pointer (&options);
+}
+
 CgHarvestOptions *
 cg_harvest_options_from_json (const char  *json,
                               GError     **error)
 {
-  g_autoptr(CgHarvestOptions) options = cg_harvest_options_new ();
   g_autoptr(GError) local_error = NULL;
   g_autoptr(JsonNode) root = NULL;
 
@@ -363,18 +382,7 @@ cg_harvest_options_from_json (const char  *json,
                    _("The harvest options are not a JSON object"));
       return NULL;
     }
-  /* A harvest recorded before these options existed reused nothing and
-   * pruned nothing, and resumes so. */
-  options->reuse_sample = FALSE;
-  options->prune_patterns = FALSE;
-  if (!read_options (json_node_get_object (root), options, &local_error))
-    {
-      g_set_error_literal (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_INVALID, local_error->message);
-      return NULL;
-    }
-  if (!cg_harvest_options_validate (options, error))
-    return NULL;
-  return g_steal_pointer (&options);
+  return options_from_json_object (json_node_get_object (root), error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2427,13 +2435,10 @@ save_state (CgHarvester *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(JsonNode) options = NULL;
-  g_autofree char *options_json = cg_harvest_options_to_json (self->options);
   g_autofree char *text = NULL;
   g_autofree char *dir = g_path_get_dirname (self->state_path);
   g_autoptr(GError) error = NULL;
 
-  options = json_from_string (options_json, NULL);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "crawl");
   json_builder_add_int_value (builder, self->crawl_id);
@@ -2448,7 +2453,7 @@ save_state (CgHarvester *self)
   json_builder_set_member_name (builder, "reused_crawl");
   json_builder_add_int_value (builder, self->reuse_crawl_id);
   json_builder_set_member_name (builder, "options");
-  json_builder_add_value (builder, g_steal_pointer (&options));
+  json_builder_add_value (builder, options_to_json_node (self->options));
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, TRUE);
@@ -3007,7 +3012,6 @@ cg_harvester_new_for_crawl (CgProject  *project,
   g_autofree char *state_text = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *options_json = NULL;
   JsonObject *state;
   JsonObject *options = NULL;
   const char *site = NULL;
@@ -3049,12 +3053,7 @@ cg_harvester_new_for_crawl (CgProject  *project,
                    crawl_id, self->state_path);
       return NULL;
     }
-  {
-    g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), options);
-
-    options_json = json_to_string (node, FALSE);
-  }
-  self->options = cg_harvest_options_from_json (options_json, error);
+  self->options = options_from_json_object (options, error);
   if (self->options == NULL)
     {
       g_prefix_error (error, "%s: ", self->state_path);
