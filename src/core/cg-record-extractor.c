@@ -894,6 +894,11 @@ cg_record_extractor_run (CgProject              *project,
     return FALSE;
   if (class_name != NULL && get_class (model, class_name, error) == NULL)
     return FALSE;
+  /* A run over every class that is cut off (a stop, a quit, a kill)
+   * leaves the model's records marked as not all extracted. */
+  if (class_name == NULL &&
+      !cg_record_store_set_extracted (cg_project_get_store (project), cg_site_model_get_id (model), FALSE, error))
+    return FALSE;
 
   /* Classes without a wrapper are learned first. */
   missing = g_ptr_array_new ();
@@ -940,5 +945,7 @@ cg_record_extractor_run (CgProject              *project,
         g_propagate_error (error, g_steal_pointer (&local_error));
     }
   archive_clear (&archive);
+  if (ok && class_name == NULL)
+    ok = cg_record_store_set_extracted (cg_project_get_store (project), cg_site_model_get_id (model), TRUE, error);
   return ok;
 }

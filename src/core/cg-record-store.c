@@ -353,6 +353,51 @@ cg_record_store_clear (CgStore     *store,
 }
 
 gboolean
+cg_record_store_set_extracted (CgStore   *store,
+                               gint64     model_id,
+                               gboolean   extracted,
+                               GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  stmt = cg_store_prepare (store,
+                           "UPDATE models SET records_extracted_at = CASE WHEN ?2 THEN ?3 END WHERE id = ?1",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, model_id);
+  sqlite3_bind_int (stmt, 2, extracted);
+  sqlite3_bind_int64 (stmt, 3, g_get_real_time () / G_USEC_PER_SEC);
+  return cg_store_step_done (store, stmt, error);
+}
+
+gboolean
+cg_record_store_is_extracted (CgStore   *store,
+                              gint64     model_id,
+                              gboolean  *extracted,
+                              GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = cg_store_prepare (store, "SELECT records_extracted_at IS NOT NULL FROM models WHERE id = ?1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, model_id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
+                   _("There is no model %" PRId64 " in the project"), model_id);
+      return FALSE;
+    }
+  if (rc != SQLITE_ROW)
+    return cg_store_set_error (store, rc, error);
+  *extracted = sqlite3_column_int (stmt, 0) != 0;
+  return TRUE;
+}
+
+gboolean
 cg_record_store_save_wrapper (CgStore        *store,
                               gint64          model_id,
                               const char     *class_name,

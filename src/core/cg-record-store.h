@@ -89,6 +89,18 @@ gboolean    cg_record_store_clear       (CgStore            *store,
                                          const char         *class_name,
                                          GError            **error);
 
+/* Whether the records of a model's sample were extracted in full: set by
+ * cg_record_extractor_run() when it ends for every class, and cleared
+ * when it starts, so that one cut off says so. */
+gboolean    cg_record_store_set_extracted (CgStore          *store,
+                                           gint64            model_id,
+                                           gboolean          extracted,
+                                           GError          **error);
+gboolean    cg_record_store_is_extracted (CgStore           *store,
+                                          gint64             model_id,
+                                          gboolean          *extracted,
+                                          GError           **error);
+
 /* Stores (replacing) the wrapper of a class of a model. */
 gboolean    cg_record_store_save_wrapper (CgStore           *store,
                                           gint64             model_id,

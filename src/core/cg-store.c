@@ -198,6 +198,14 @@ static const char * const migrations[] = {
   "  UNIQUE (model_id, url_id, region, position)"
   ");"
   "CREATE INDEX records_class ON records (model_id, class);",
+
+  /* 4 → 5: when the records of a model's sample were last extracted in
+   * full (NULL: never, or an extraction was cut off), so that the window
+   * can offer to finish what a stop or a quit left half done. A model
+   * with records from before this version was extracted by a run that
+   * could not say whether it ended; it is taken as done. */
+  "ALTER TABLE models ADD COLUMN records_extracted_at INTEGER;"
+  "UPDATE models SET records_extracted_at = created_at WHERE id IN (SELECT model_id FROM records);",
 };
 
 #define LATEST_VERSION ((int) G_N_ELEMENTS (migrations))

@@ -558,6 +558,72 @@ test_archive_gone (Fixture       *f,
   g_hash_table_unref (skipped.urls);
 }
 
+static void
+cancel_on_progress_cb (const char *class_name,
+                       guint       pages_done,
+                       guint       pages_total,
+                       guint       n_records,
+                       gpointer    user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static gboolean
+is_extracted (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean extracted = TRUE;
+
+  g_assert_true (cg_record_store_is_extracted (cg_project_get_store (f->project), cg_site_model_get_id (f->model),
+                                               &extracted, &error));
+  g_assert_no_error (error);
+  return extracted;
+}
+
+/* A model's records are marked extracted only by a run over every class
+ * that ends: one cut off, as by a stop or a quit, leaves the mark off, so
+ * that the window can offer to finish. */
+static void
+test_marks_extracted (Fixture       *f,
+                      gconstpointer  data)
+{
+  CgStore *store = cg_project_get_store (f->project);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  CgPageClass *first = g_ptr_array_index (cg_site_model_get_classes (f->model), 0);
+  gboolean extracted;
+
+  g_assert_false (is_extracted (f));
+
+  /* Cut off after its first page. */
+  g_assert_false (cg_record_extractor_run (f->project, f->model, NULL, cancellable, cancel_on_progress_cb, NULL,
+                                           cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_false (is_extracted (f));
+
+  g_assert_true (cg_record_extractor_run (f->project, f->model, NULL, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (is_extracted (f));
+
+  /* One class again leaves the mark as it was. */
+  g_assert_true (cg_record_extractor_run (f->project, f->model, first->name, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (is_extracted (f));
+
+  /* Every class again, cut off: no longer all extracted. */
+  g_cancellable_reset (cancellable);
+  g_assert_false (cg_record_extractor_run (f->project, f->model, NULL, cancellable, cancel_on_progress_cb, NULL,
+                                           cancellable, &error));
+  g_clear_error (&error);
+  g_assert_false (is_extracted (f));
+
+  /* A model the project does not have is named. */
+  g_assert_false (cg_record_store_is_extracted (store, 4242, &extracted, &error));
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "4242"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -566,5 +632,7 @@ main (int argc, char *argv[])
   g_test_add ("/record-extractor/extract-page", Fixture, NULL, fixture_set_up, test_extract_page, fixture_tear_down);
   g_test_add ("/record-extractor/bad-requests", Fixture, NULL, fixture_set_up, test_bad_requests, fixture_tear_down);
   g_test_add ("/record-extractor/archive-gone", Fixture, NULL, fixture_set_up, test_archive_gone, fixture_tear_down);
+  g_test_add ("/record-extractor/marks-extracted", Fixture, NULL, fixture_set_up, test_marks_extracted,
+              fixture_tear_down);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
  */
 #include <glib/gstdio.h>
 
+#include "cg-record-store.h"
 #include "cg-store.h"
 #include "cg-test-files.h"
 
@@ -215,6 +216,40 @@ test_migrates_old_schema (Fixture *f, gconstpointer data)
   }
 }
 
+/* Models from before the extraction mark: one with records was extracted
+ * by a run that could not say whether it ended and counts as done; one
+ * without records was not extracted. */
+static void
+test_migrates_extraction_mark (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create_at_version (f->path, 4, &error);
+  gboolean extracted = FALSE;
+
+  g_assert_no_error (error);
+  g_assert_true (cg_store_exec (store,
+                                "INSERT INTO crawls (id, kind, seed_url, created_at) VALUES (1, 'explore', 'http://example.org/', 0);"
+                                "INSERT INTO hosts (id, crawl_id, host_key) VALUES (1, 1, 'example.org');"
+                                "INSERT INTO urls (id, crawl_id, host_id, url, depth, discovered_at) "
+                                "  VALUES (1, 1, 1, 'http://example.org/', 0, 0);"
+                                "INSERT INTO models (id, site, version, created_at) VALUES (1, 'http://example.org/', 1, 100);"
+                                "INSERT INTO models (id, site, version, created_at) VALUES (2, 'http://example.org/', 2, 200);"
+                                "INSERT INTO records (model_id, class, url_id, region, position, fields) "
+                                "  VALUES (1, 'home', 1, '/html[1]', 0, '{}');",
+                                &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_true (cg_record_store_is_extracted (store, 1, &extracted, &error));
+  g_assert_no_error (error);
+  g_assert_true (extracted);
+  g_assert_true (cg_record_store_is_extracted (store, 2, &extracted, &error));
+  g_assert_no_error (error);
+  g_assert_false (extracted);
+}
+
 static void
 test_failed_statement_reports (Fixture *f, gconstpointer data)
 {
@@ -241,6 +276,7 @@ main (int argc, char **argv)
   ADD ("/store/open-newer-schema", test_open_newer_schema);
   ADD ("/store/open-damaged-pages", test_open_damaged_pages);
   ADD ("/store/migrates-old-schema", test_migrates_old_schema);
+  ADD ("/store/migrates-extraction-mark", test_migrates_extraction_mark);
   ADD ("/store/failed-statement-reports", test_failed_statement_reports);
 #undef ADD
 
