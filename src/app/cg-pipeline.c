@@ -242,8 +242,10 @@ cg_pipeline_explore (CgPipeline             *self,
   self->site_url = site_of (config->seeds[0]);
   g_signal_connect_object (self->explorer, "finished", G_CALLBACK (explorer_finished_cb), self, 0);
   g_signal_connect_object (self->explorer, "model-updated", G_CALLBACK (explorer_model_updated_cb), self, 0);
-  set_stage (self, CG_PIPELINE_EXPLORING);
+  /* Started first, so that those told of the stage see its crawl
+   * running (cg_pipeline_can_pause()). */
   cg_site_explorer_start (self->explorer);
+  set_stage (self, CG_PIPELINE_EXPLORING);
   return TRUE;
 }
 
@@ -508,6 +510,8 @@ start_rendering (CgPipeline  *self,
   g_autoptr(GError) error = NULL;
 
   self->cancellable = g_cancellable_new ();
+  /* No crawl runs from here on, so nothing is paused. */
+  self->paused = FALSE;
   set_stage (self, CG_PIPELINE_RENDERING);
   if (start_render_process (self, model, &error))
     return;
@@ -851,8 +855,19 @@ cg_pipeline_is_busy (CgPipeline *self)
 gboolean
 cg_pipeline_can_pause (CgPipeline *self)
 {
+  CgCrawler *crawler;
+
   g_return_val_if_fail (CG_IS_PIPELINE (self), FALSE);
-  return !self->stopping && (self->explorer != NULL || self->harvester != NULL);
+
+  if (self->stopping)
+    return FALSE;
+  if (self->harvester != NULL)
+    return TRUE;
+  /* Once its crawl has ended, an exploration still learns and saves its
+   * model, which cannot pause: a pause then would hold nothing, and would
+   * be shown through the rendering and extraction that follow. */
+  crawler = self->explorer != NULL ? cg_site_explorer_get_crawler (self->explorer) : NULL;
+  return crawler != NULL && cg_crawler_is_running (crawler);
 }
 
 gboolean

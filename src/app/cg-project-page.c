@@ -47,12 +47,18 @@ struct _CgProjectPage
   /* That the store could not be read was said, and nothing read since. */
   gboolean         read_error_reported;
 
+  /* Whether the shown model's records were extracted in full: a stop or
+   * a quit during its rendering or extraction leaves them half done, and
+   * Extract Records finishes them. */
+  gboolean         model_extracted;
+
   AdwViewStack        *view_stack;
   GtkStack            *model_stack;
   AdwStatusPage       *model_working_page;
   GtkSpinner          *model_spinner;
   GtkLabel            *model_summary_label;
   GtkDropDown         *version_dropdown;
+  GtkWidget           *extract_records_button;
   CgClassGraph        *graph;
   AdwLeaflet          *classes_leaflet;
   GtkStack            *classes_stack;
@@ -127,6 +133,8 @@ update_actions (CgProjectPage *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.explore", self->project != NULL && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.harvest", self->model != NULL && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.extract-records", self->model != NULL && !busy);
+  gtk_widget_set_visible (self->extract_records_button, self->model != NULL && !self->model_extracted && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.pause", can_pause && !paused);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.resume", can_pause && paused);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.stop", busy);
@@ -756,7 +764,34 @@ update_model_summary (CgProjectPage *self)
   g_autofree char *summary = g_strdup_printf (_("Version %d · %s · %s · %s"),
                                               cg_site_model_get_version (self->model), classes, links, patterns);
 
+  if (!self->model_extracted)
+    {
+      g_autofree char *shown = g_steal_pointer (&summary);
+
+      /* Translators: appended to the model's summary (the %s) when the
+       * extraction of its records was cut off. */
+      summary = g_strdup_printf (_("%s · records not all extracted"), shown);
+    }
   gtk_label_set_label (self->model_summary_label, summary);
+}
+
+/* Reads whether the shown model's records were extracted in full. One
+ * that cannot be read is taken as extracted: the failure is said, and
+ * nothing is offered on a guess. */
+static void
+read_model_extracted (CgProjectPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean extracted = TRUE;
+
+  if (self->model != NULL &&
+      !cg_record_store_is_extracted (cg_project_get_store (self->project), cg_site_model_get_id (self->model),
+                                     &extracted, &error))
+    {
+      report_read_error (self, error);
+      extracted = TRUE;
+    }
+  self->model_extracted = extracted;
 }
 
 static void
@@ -785,6 +820,7 @@ show_model (CgProjectPage *self,
   g_set_object (&self->model, model);
   cg_class_graph_set_diff (self->graph, NULL);
   cg_class_graph_set_model (self->graph, model);
+  read_model_extracted (self);
   if (model != NULL)
     {
       update_model_summary (self);
@@ -1185,6 +1221,10 @@ pipeline_finished_cb (CgPipeline      *pipeline,
 
   if (stage == CG_PIPELINE_EXPLORING)
     drop_growing_model (self);
+  read_model_extracted (self);
+  if (self->model != NULL)
+    update_model_summary (self);
+  update_actions (self);
   if (error != NULL)
     {
       switch (stage)
@@ -1538,6 +1578,50 @@ explore_activated (GtkWidget  *widget,
     report_error (self, _("Cannot Explore the Site"), error->message);
 }
 
+/* Whether the exploration that learned @model rendered its samples with
+ * JavaScript, as the New Crawl dialog stored it (TRUE when unknown). */
+static gboolean
+model_uses_javascript (CgProjectPage *self,
+                       CgSiteModel   *model)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  CgLearnerParams params;
+  gboolean javascript = TRUE;
+
+  stmt = cg_store_prepare (cg_project_get_store (self->project), "SELECT config FROM crawls WHERE id = ?1", NULL);
+  if (stmt == NULL)
+    return javascript;
+  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_crawl_id (model));
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    read_explore_extras ((const char *) sqlite3_column_text (stmt, 0), &params, &javascript);
+  return javascript;
+}
+
+gboolean
+cg_project_page_extract_records (CgProjectPage  *self,
+                                 GError        **error)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+  g_return_val_if_fail (self->model != NULL && self->pipeline != NULL, FALSE);
+
+  if (!cg_pipeline_prepare_model (self->pipeline, self->model, model_uses_javascript (self, self->model), error))
+    return FALSE;
+  adw_view_stack_set_visible_child_name (self->view_stack, "crawl");
+  return TRUE;
+}
+
+static void
+extract_records_activated (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!cg_project_page_extract_records (self, &error))
+    report_error (self, _("Cannot Extract the Records"), error->message);
+}
+
 static void
 harvest_activated (GtkWidget  *widget,
                    const char *action_name,
@@ -1840,6 +1924,7 @@ cg_project_page_class_init (CgProjectPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_working_page);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_spinner);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, extract_records_button);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, version_dropdown);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, graph);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, classes_leaflet);
@@ -1864,6 +1949,7 @@ cg_project_page_class_init (CgProjectPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "project.explore", NULL, explore_activated);
   gtk_widget_class_install_action (widget_class, "project.harvest", NULL, harvest_activated);
+  gtk_widget_class_install_action (widget_class, "project.extract-records", NULL, extract_records_activated);
   gtk_widget_class_install_action (widget_class, "crawl.pause", NULL, pause_activated);
   gtk_widget_class_install_action (widget_class, "crawl.resume", NULL, resume_activated);
   gtk_widget_class_install_action (widget_class, "crawl.stop", NULL, stop_activated);
@@ -1890,6 +1976,7 @@ cg_project_page_init (CgProjectPage *self)
     g_settings_bind (settings, "graph-show-all-links", self->graph, "show-all-links", G_SETTINGS_BIND_DEFAULT);
   }
   self->explore_javascript = TRUE;
+  self->model_extracted = TRUE;
   g_signal_connect_object (self->graph, "class-activated", G_CALLBACK (graph_class_activated_cb), self, 0);
   g_signal_connect_object (self->version_dropdown, "notify::selected", G_CALLBACK (version_selected_cb), self,
                            G_CONNECT_SWAPPED);

@@ -58,6 +58,10 @@ gboolean        cg_project_page_explore           (CgProjectPage         *self,
  * no crawl at all, and with the store's error when it cannot be read. */
 gboolean        cg_project_page_explore_stored    (CgProjectPage         *self,
                                                    GError               **error);
+/* Renders the shown model's samples and extracts its records again, to
+ * finish an extraction a stop or a quit cut off (Extract Records). */
+gboolean        cg_project_page_extract_records   (CgProjectPage         *self,
+                                                   GError               **error);
 /* Harvests the shown model, with the settings of the exploration that
  * made it (the defaults for a model no crawl made); fails, starting
  * nothing, when those settings cannot be read. @like_url is the sample

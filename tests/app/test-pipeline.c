@@ -335,6 +335,63 @@ test_extract_unreadable_pages (Fixture       *fixture,
   cg_demo_server_stop (server);
 }
 
+typedef struct {
+  CgPipeline *pipeline;
+  gboolean    crawl_ended;
+} PauseCheck;
+
+/* Connected after the explorer's own handler, which goes on to learn and
+ * save the model: the exploration runs on, its crawl over. */
+static void
+exploration_crawl_finished_cb (CgCrawler    *crawler,
+                               int           end,
+                               const GError *error,
+                               PauseCheck   *check)
+{
+  check->crawl_ended = TRUE;
+  g_assert_cmpint (cg_pipeline_get_stage (check->pipeline), ==, CG_PIPELINE_EXPLORING);
+  g_assert_false (cg_pipeline_can_pause (check->pipeline));
+  cg_pipeline_pause (check->pipeline);
+  g_assert_false (cg_pipeline_is_paused (check->pipeline));
+}
+
+/* An exploration can pause while its crawl runs, and not once the crawl
+ * is over and the model is being learned: a pause then would hold nothing
+ * and would be shown through all the rendering and extraction after. */
+static void
+test_no_pause_after_crawl (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(CgDemoServer) server = cg_demo_server_new ();
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = use_renderer_script (fixture, "exit 0\n");
+  PauseCheck check = { fixture->pipeline, FALSE };
+  CgLearnerParams params;
+  CgCrawler *crawler;
+
+  g_assert_true (cg_demo_server_start (server, 0, &error));
+  g_assert_no_error (error);
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = cg_demo_server_get_url (server);
+  cg_crawl_config_disable_politeness (config);
+  cg_learner_params_init (&params);
+  params.max_pages = 30;
+  g_assert_true (cg_pipeline_explore (fixture->pipeline, config, &params, FALSE, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (cg_pipeline_can_pause (fixture->pipeline));
+  crawler = cg_pipeline_get_crawler (fixture->pipeline);
+  g_assert_nonnull (crawler);
+  g_signal_connect (crawler, "finished", G_CALLBACK (exploration_crawl_finished_cb), &check);
+  cg_test_wait_for_flag (&fixture->finished, "the exploration and its extraction");
+  g_assert_true (check.crawl_ended);
+  g_assert_false (fixture->cancelled);
+  g_assert_false (cg_pipeline_is_paused (fixture->pipeline));
+  cg_demo_server_stop (server);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -344,6 +401,8 @@ main (int argc, char **argv)
               fixture_set_up, test_renderer_output, fixture_tear_down);
   g_test_add ("/pipeline/renderer/stop", Fixture, NULL,
               fixture_set_up, test_renderer_stop, fixture_tear_down);
+  g_test_add ("/pipeline/explore/no-pause-after-crawl", Fixture, NULL,
+              fixture_set_up, test_no_pause_after_crawl, fixture_tear_down);
   g_test_add ("/pipeline/extract/unreadable-pages", Fixture, NULL,
               fixture_set_up, test_extract_unreadable_pages, fixture_tear_down);
 

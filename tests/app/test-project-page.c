@@ -1033,6 +1033,110 @@ test_unreadable_pages (Fixture       *f,
   g_unsetenv ("CARTOGRAPH_CLI");
 }
 
+static gboolean
+label_says_not_extracted (GtkWidget *widget,
+                          gpointer   user_data)
+{
+  return GTK_IS_LABEL (widget) && g_str_has_suffix (gtk_label_get_label (GTK_LABEL (widget)),
+                                                    " · records not all extracted");
+}
+
+/* Whether the page offers to finish the shown model's records: the
+ * Extract Records button, and the model summary's words, which stay while
+ * the extraction runs again. */
+static gboolean
+offers_extraction (Fixture *f)
+{
+  GtkWidget *button = cg_test_find_button (GTK_WIDGET (f->page), "_Extract Records");
+  gboolean said = cg_test_find_matching (GTK_WIDGET (f->page), label_says_not_extracted, NULL) != NULL;
+
+  g_assert_nonnull (button);
+  if (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)))
+    {
+      g_assert_false (gtk_widget_get_visible (button));
+      return said;
+    }
+  g_assert_true (gtk_widget_get_visible (button) == said);
+  return said;
+}
+
+/* An extraction cut off (here by Stop; a quit does the same) leaves the
+ * model's records half done: the page says so, and Extract Records, there
+ * again once the project is reopened, finishes them. */
+static void
+test_extract_records (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) reopened = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *no_renderer = g_find_program_in_path ("true");
+  CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
+  Exploration e = { f->page };
+  Site site = { FALSE, g_ptr_array_new () };
+  CgLearnerParams params;
+  CgSiteModel *model;
+  guint n_records;
+
+  /* No renders: extraction learns from the archived pages. */
+  g_assert_nonnull (no_renderer);
+  g_setenv ("CARTOGRAPH_CLI", no_renderer, TRUE);
+  url = serve_site (server, &site);
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (url, " ", -1);
+  cg_crawl_config_disable_politeness (config);
+  cg_learner_params_init (&params);
+  params.max_pages = 30;
+  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
+
+  g_assert_true (cg_project_page_explore (f->page, config, &params, FALSE, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for (is_finished, &e, "the exploration and its extraction");
+  g_assert_false (e.cancelled);
+  model = cg_project_page_get_model (f->page);
+  n_records = count_records (f->project, model);
+  g_assert_cmpuint (n_records, >, 0);
+  g_assert_false (offers_extraction (f));
+
+  /* Extracting again, stopped at once. */
+  e.finished = FALSE;
+  g_assert_true (cg_pipeline_extract (pipeline, model, &error));
+  g_assert_no_error (error);
+  g_assert_false (offers_extraction (f));
+  cg_project_page_stop (f->page);
+  cg_test_wait_for (is_finished, &e, "the stopped extraction");
+  g_assert_true (e.cancelled);
+  g_assert_true (offers_extraction (f));
+  g_assert_true (action_enabled (f->page, "project.extract-records"));
+
+  /* So it is when the project is opened again. */
+  reopened = cg_project_open (f->folder, &error);
+  g_assert_no_error (error);
+  cg_project_page_set_project (f->page, reopened);
+  cg_test_iterate ();
+  pipeline = cg_project_page_get_pipeline (f->page);
+  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
+  g_assert_true (offers_extraction (f));
+
+  /* Extract Records renders and extracts again, to the end. */
+  e.finished = FALSE;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.extract-records", NULL));
+  g_assert_true (cg_pipeline_is_busy (pipeline));
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "crawl");
+  g_assert_true (offers_extraction (f));
+  cg_test_wait_for (is_finished, &e, "the extraction asked for");
+  g_assert_false (e.cancelled);
+  g_assert_cmpint (e.finished_stage, ==, CG_PIPELINE_EXTRACTING);
+  g_assert_false (offers_extraction (f));
+  g_assert_cmpuint (count_records (reopened, cg_project_page_get_model (f->page)), ==, n_records);
+
+  g_signal_handlers_disconnect_by_data (pipeline, &e);
+  g_ptr_array_unref (site.held);
+  g_unsetenv ("CARTOGRAPH_CLI");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1053,6 +1157,8 @@ main (int argc, char **argv)
               fixture_set_up, test_stop_exploration, fixture_tear_down);
   g_test_add ("/project-page/explore-from-crawl", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_explore_from_crawl, fixture_tear_down);
+  g_test_add ("/project-page/extract-records", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_extract_records, fixture_tear_down);
   g_test_add ("/project-page/unreadable-pages", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_unreadable_pages, fixture_tear_down);
 
