@@ -2949,7 +2949,10 @@ replay (CgHarvester  *self,
       g_autoptr(GError) local_error = NULL;
       UrlInfo *info;
 
-      if (row == NULL || status / 100 == 3)
+      /* Redirects were followed to their targets, which are replayed on
+       * their own; a 304 is the page itself, unchanged, and is replayed
+       * from its earlier copy, so that its links are followed again. */
+      if (row == NULL || (status / 100 == 3 && status != 304))
         continue;
       requested = requested_for (rows, url_id);
       info = requested != NULL ? lookup_url (self, requested, TRUE) : NULL;

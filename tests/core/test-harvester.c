@@ -1164,6 +1164,49 @@ test_resume (void)
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
 }
 
+/* A re-harvest stopped midway and resumed reaches every page, as one that
+ * ran through does: the pages the first run found unchanged (304) are
+ * replayed from their earlier copies too, so that their links are
+ * followed. */
+static void
+test_reharvest_resume (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) first = harvester_new (demo, options);
+  g_autoptr(CgHarvester) second = NULL;
+  g_autoptr(CgHarvester) resumed = NULL;
+  g_autoptr(GHashTable) first_pages = NULL;
+  g_autoptr(GHashTable) pages = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  gint64 crawl_id;
+
+  g_assert_cmpint (run_harvest (first, 0), ==, CG_CRAWL_END_DONE);
+  first_pages = harvested_pages (demo, cg_harvester_get_crawl_id (first));
+
+  cg_demo_server_clear_requests (demo->server);
+  second = harvester_new (demo, options);
+  crawl_id = cg_harvester_get_crawl_id (second);
+  g_assert_cmpint (run_harvest (second, 150), ==, CG_CRAWL_END_STOPPED);
+  g_assert_cmpuint (cg_demo_server_get_n_not_modified (demo->server), >, 0);
+  g_clear_object (&second);
+
+  resumed = cg_harvester_new_for_crawl (demo->project, crawl_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_harvest (resumed, 0), ==, CG_CRAWL_END_DONE);
+  pages = harvested_pages (demo, crawl_id);
+  g_hash_table_iter_init (&iter, first_pages);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (pages, key))
+      g_error ("%s, harvested the first time, was not reached by the resumed re-harvest", (char *) key);
+  g_hash_table_iter_init (&iter, pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_assert_cmpuint (((HarvestedPage *) value)->n_fetches, ==, 1);
+  g_assert_cmpuint (g_hash_table_size (pages), ==, g_hash_table_size (first_pages));
+}
+
 /* URL → class label ("" for none) of the HTML pages the learning crawl
  * of the model archived. */
 static GHashTable *
@@ -1833,6 +1876,7 @@ main (int argc, char **argv)
   g_test_add_func ("/harvester/like", test_like);
   g_test_add_func ("/harvester/reharvest", test_reharvest);
   g_test_add_func ("/harvester/resume", test_resume);
+  g_test_add_func ("/harvester/reharvest-resume", test_reharvest_resume);
 
   status = g_test_run ();
   g_clear_object (&demo_server);
