@@ -35,6 +35,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "cg-crawl-lock.h"
 #include "cg-crawl-log.h"
 #include "cg-crawler.h"
 #include "cg-dispatch.h"
@@ -169,6 +170,7 @@ struct _CgCrawler
   CgProject     *project;
   CgCrawlConfig *config;
   gint64         crawl_id;
+  CgCrawlLock   *lock;          /* held from construction (cg-crawl-lock.c) */
   CgBandwidth   *bandwidth;
 
   CgCrawlDriver  driver;
@@ -2633,6 +2635,7 @@ cg_crawler_finalize (GObject *object)
 
   g_clear_object (&self->project);
   g_clear_pointer (&self->config, cg_crawl_config_free);
+  g_clear_pointer (&self->lock, cg_crawl_lock_release);
   g_clear_object (&self->bandwidth);
   g_clear_pointer (&self->owner_context, g_main_context_unref);
   g_mutex_clear (&self->stats_lock);
@@ -2679,6 +2682,11 @@ crawler_new (CgProject      *project,
   self->project = g_object_ref (project);
   self->config = config;
   self->crawl_id = crawl_id;
+  /* Before anything of the crawl is touched: resuming cuts its WARC
+   * files back, which must not happen while another process writes them. */
+  self->lock = cg_crawl_lock_acquire (project, crawl_id, error);
+  if (self->lock == NULL)
+    return NULL;
   if (!cg_bandwidth_set_schedule (self->bandwidth, config->bandwidth, error))
     return NULL;
   return g_steal_pointer (&self);

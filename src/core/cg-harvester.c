@@ -93,6 +93,7 @@
 #include <json-glib/json-glib.h>
 #include <libxml/xpath.h>
 
+#include "cg-crawl-lock.h"
 #include "cg-cdxj.h"
 #include "cg-content-decoder.h"
 #include "cg-dispatch.h"
@@ -544,6 +545,7 @@ struct _CgHarvester
   CgCrawler          *crawler;
   GMainContext       *owner_context;
   gint64              crawl_id;
+  CgCrawlLock        *crawl_lock;     /* a resumed harvest's, from the start */
   gint64              previous_crawl_id;
   char               *entry_url;
   char               *state_path;     /* PROJECT/harvests/crawl-N.json */
@@ -2490,6 +2492,7 @@ cg_harvester_finalize (GObject *object)
   if (self->crawler != NULL)
     g_signal_handlers_disconnect_by_data (self->crawler, self);
   g_clear_object (&self->crawler);
+  g_clear_pointer (&self->crawl_lock, cg_crawl_lock_release);
   g_clear_object (&self->thread_project);
   g_clear_object (&self->model);
   g_clear_object (&self->project);
@@ -3025,6 +3028,11 @@ cg_harvester_new_for_crawl (CgProject  *project,
 
   self->project = g_object_ref (project);
   self->crawl_id = crawl_id;
+  /* Not resumed while it runs in another process: replaying and resuming
+   * would read and cut back WARC files that process still writes. */
+  self->crawl_lock = cg_crawl_lock_acquire (project, crawl_id, error);
+  if (self->crawl_lock == NULL)
+    return NULL;
   self->state_path = state_path_for (project, crawl_id);
   /* The state is a file in the project folder, which a person can edit. */
   if (!g_file_get_contents (self->state_path, &state_text, NULL, &local_error) ||

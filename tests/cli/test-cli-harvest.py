@@ -4,7 +4,8 @@ a model, a class-driven harvest whose every page is labelled with its class
 (checked here against the site's ground truth) and which reads the learning
 crawl's pages back rather than fetching them again, a re-harvest that finds
 nothing changed, a harvest by example, a harvest stopped with Ctrl-C and
-resumed that archives each page once, and bad command lines.
+resumed that archives each page once (and that another process cannot
+resume while it runs), and bad command lines.
 """
 import collections
 import json
@@ -81,6 +82,15 @@ with demo_site() as url:
                                     "--delay-factor", "0", "--no-requisites"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3)
+        # Resuming it from another process while it runs is refused, and
+        # touches none of the WARC files it writes.
+        warc_dir = os.path.join(project, "warc")
+        sizes = {name: os.path.getsize(os.path.join(warc_dir, name)) for name in os.listdir(warc_dir)}
+        meanwhile = run("harvest", "--project", project, "--resume", "--quiet")
+        check("resuming a harvest that runs in another process is refused (%s)" % meanwhile.stderr.strip(),
+              meanwhile.returncode == 1 and "is running in another process (%d)" % stopped.pid in meanwhile.stderr)
+        check("and cuts none of its WARC files back",
+              all(os.path.getsize(os.path.join(warc_dir, name)) >= size for name, size in sizes.items()))
         stopped.send_signal(signal.SIGINT)
         out, err = stopped.communicate(timeout=120)
         check("Ctrl-C stops the harvest cleanly", stopped.returncode == 0 and "--resume" in err)

@@ -1,0 +1,165 @@
+/* cg-crawl-lock.c: one process at a time runs a crawl.
+ *
+ * Two processes running the same crawl, such as `cartograph-cli harvest
+ * --resume` started while the harvest still runs elsewhere, would both
+ * write its WARC files, and the second would begin by cutting each file
+ * back to its committed size under the feet of the first. So a crawl runs
+ * under an exclusive flock(2) on a file of its own, locks/crawl-ID.lock in
+ * the project folder. The system releases it when the process ends, however
+ * it ends, so a crawl killed with SIGKILL can be resumed at once. Within a
+ * process the lock is shared: a harvest and the crawler it drives hold it
+ * together. The files stay: removing one could separate a process that
+ * holds the lock from one that opens the file again.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "cg-crawl-lock.h"
+
+struct _CgCrawlLock
+{
+  guint  ref_count;   /* under held_lock */
+  char  *path;
+  int    fd;
+};
+
+/* The locks this process holds: lock file path → CgCrawlLock. */
+static GMutex held_lock;
+static GHashTable *held;
+
+/* Who holds the lock, as the holder wrote it: for the message only. */
+static char *
+read_holder (int fd)
+{
+  char buffer[32] = { 0 };
+  ssize_t n = pread (fd, buffer, sizeof buffer - 1, 0);
+
+  if (n <= 0)
+    return NULL;
+  return g_strstrip (g_strndup (buffer, (gsize) n));
+}
+
+CgCrawlLock *
+cg_crawl_lock_acquire (CgProject  *project,
+                       gint64      crawl_id,
+                       GError    **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *pid = NULL;
+  CgCrawlLock *lock;
+  int fd;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  dir = g_build_filename (cg_project_get_folder (project), "locks", NULL);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Cannot make the folder “%s” for the crawls’ locks: %s"), dir, g_strerror (saved));
+      return NULL;
+    }
+  /* One path per file, however the project was named, so that this
+   * process finds a lock it holds. */
+  {
+    char *real = realpath (dir, NULL);
+
+    if (real != NULL)
+      {
+        g_free (dir);
+        dir = g_strdup (real);
+        free (real);
+      }
+  }
+  name = g_strdup_printf ("crawl-%" PRId64 ".lock", crawl_id);
+  path = g_build_filename (dir, name, NULL);
+
+  g_mutex_lock (&held_lock);
+  if (held == NULL)
+    held = g_hash_table_new (g_str_hash, g_str_equal);
+  lock = g_hash_table_lookup (held, path);
+  if (lock != NULL)
+    {
+      lock->ref_count++;
+      g_mutex_unlock (&held_lock);
+      return lock;
+    }
+
+  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_mutex_unlock (&held_lock);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Cannot open the lock of crawl %" PRId64 ", “%s”: %s"), crawl_id, path, g_strerror (saved));
+      return NULL;
+    }
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int saved = errno;
+      g_autofree char *holder = saved == EWOULDBLOCK ? read_holder (fd) : NULL;
+
+      close (fd);
+      g_mutex_unlock (&held_lock);
+      if (saved == EWOULDBLOCK)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                     /* Translators: the first %s is a project folder, the second a process id. */
+                     _("Crawl %" PRId64 " of “%s” is running in another process (%s): stop it there, "
+                       "or wait for it to end"),
+                     crawl_id, cg_project_get_folder (project), holder != NULL ? holder : "?");
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                     _("Cannot lock crawl %" PRId64 " (“%s”): %s"), crawl_id, path, g_strerror (saved));
+      return NULL;
+    }
+
+  /* The process id, for whoever finds the lock taken. */
+  pid = g_strdup_printf ("%d\n", (int) getpid ());
+  if (ftruncate (fd, 0) != 0 || pwrite (fd, pid, strlen (pid), 0) < 0)
+    g_debug ("Cannot write the process id into %s: %s", path, g_strerror (errno));
+
+  lock = g_new0 (CgCrawlLock, 1);
+  lock->ref_count = 1;
+  lock->path = g_steal_pointer (&path);
+  lock->fd = fd;
+  g_hash_table_insert (held, lock->path, lock);
+  g_mutex_unlock (&held_lock);
+  return lock;
+}
+
+void
+cg_crawl_lock_release (CgCrawlLock *lock)
+{
+  if (lock == NULL)
+    return;
+
+  g_mutex_lock (&held_lock);
+  if (--lock->ref_count > 0)
+    {
+      g_mutex_unlock (&held_lock);
+      return;
+    }
+  g_hash_table_remove (held, lock->path);
+  g_mutex_unlock (&held_lock);
+
+  /* Closing the only descriptor releases the flock. */
+  close (lock->fd);
+  g_free (lock->path);
+  g_free (lock);
+}

@@ -1,0 +1,21 @@
+/* cg-crawl-lock.h: one process at a time runs a crawl.
+ *
+ * Copyright 2026 The Cartograph authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "cg-project.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CgCrawlLock CgCrawlLock;
+
+CgCrawlLock *cg_crawl_lock_acquire (CgProject    *project,
+                                    gint64        crawl_id,
+                                    GError      **error);
+void         cg_crawl_lock_release (CgCrawlLock  *lock);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgCrawlLock, cg_crawl_lock_release)
+
+G_END_DECLS
