@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <locale.h>
 #include <math.h>
 #include <gio/gio.h>
@@ -291,4 +293,27 @@ cg_cli_parse_url (const char  *url,
       return NULL;
     }
   return uri;
+}
+
+char *
+cg_cli_find_option_besides (char               **args,
+                            const char * const  *allowed)
+{
+  for (guint i = 1; args[i] != NULL; i++)
+    {
+      g_autofree char *name = NULL;
+
+      /* Everything after "--" is an argument. */
+      if (g_str_equal (args[i], "--"))
+        break;
+      /* An option's value is only mistaken for an option when it starts
+       * with "-", which the options refused here never need. */
+      if (args[i][0] != '-' || args[i][1] == '\0')
+        continue;
+      /* "--name=value" and "--name value"; "-nVALUE" and "-n VALUE". */
+      name = args[i][1] == '-' ? g_strndup (args[i], strcspn (args[i], "=")) : g_strndup (args[i], 2);
+      if (!g_strv_contains (allowed, name))
+        return g_steal_pointer (&name);
+    }
+  return NULL;
 }

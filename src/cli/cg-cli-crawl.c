@@ -150,6 +150,7 @@ cg_cli_crawl (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *report = NULL;
   g_autofree char *stopped = NULL;
+  g_auto(GStrv) given = NULL;
   CrawlCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
@@ -171,6 +172,7 @@ cg_cli_crawl (int    argc,
     { NULL }
   };
 
+  given = g_strdupv (argv);
   context = g_option_context_new (_("[URL…]"));
   g_option_context_set_summary (context, _("Archive a site in WARC: a polite, resumable crawl."));
   cg_cli_add_options (context, entries);
@@ -187,6 +189,19 @@ cg_cli_crawl (int    argc,
     {
       cg_cli_print_error (_("--resume continues the crawl as it was started: give no URL"));
       return CG_CLI_EXIT_USAGE;
+    }
+  if (resume)
+    {
+      static const char * const allowed[] = { "--project", "-p", "--resume", "--quiet", "-q", NULL };
+      g_autofree char *refused = cg_cli_find_option_besides (given, allowed);
+
+      if (refused != NULL)
+        {
+          cg_cli_print_error (_("--resume continues the crawl with the settings it was started with: "
+                                "%s cannot be given with it"),
+                              refused);
+          return CG_CLI_EXIT_USAGE;
+        }
     }
   if (!resume && argc < 2)
     {

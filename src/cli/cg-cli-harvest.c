@@ -244,6 +244,7 @@ cg_cli_harvest (int    argc,
   g_autoptr(CgHarvestReport) report = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *stopped = NULL;
+  g_auto(GStrv) given = NULL;
   HarvestCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
@@ -266,6 +267,7 @@ cg_cli_harvest (int    argc,
     { NULL }
   };
 
+  given = g_strdupv (argv);
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context, _("Archive a site by its model: follow its page classes, its navigation "
                                            "patterns, or every page like a sample page. A harvest after an earlier "
@@ -292,10 +294,18 @@ cg_cli_harvest (int    argc,
     }
   if (!cg_cli_fetch_options_check (&fetch_options))
     return CG_CLI_EXIT_USAGE;
-  if (resume && (strategy != NULL || like != NULL || version > 0 || site != NULL))
+  if (resume)
     {
-      cg_cli_print_error (_("--resume continues the harvest as it was started: give no strategy, sample or model"));
-      return CG_CLI_EXIT_USAGE;
+      static const char * const allowed[] = { "--project", "-p", "--resume", "--json", "--quiet", "-q", NULL };
+      g_autofree char *refused = cg_cli_find_option_besides (given, allowed);
+
+      if (refused != NULL)
+        {
+          cg_cli_print_error (_("--resume continues the harvest with the model, strategy and settings it was "
+                                "started with: %s cannot be given with it"),
+                              refused);
+          return CG_CLI_EXIT_USAGE;
+        }
     }
 
   project = cg_project_open (folder, &error);

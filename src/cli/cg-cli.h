@@ -64,6 +64,14 @@ gboolean cg_cli_parse_options (GOptionContext  *context,
 void     cg_cli_print_error   (const char      *format,
                                ...) G_GNUC_PRINTF (1, 2);
 
+/* The first option of @args, a copy of the command line taken before
+ * parsing, that is not one of @allowed (NULL-terminated, each "--name" or
+ * "-n"), as "--name" without its value; NULL when there is none. For
+ * --resume, which takes the settings the work was started with, so that an
+ * option given with it is refused instead of quietly ignored. */
+char    *cg_cli_find_option_besides (char               **args,
+                                     const char * const  *allowed);
+
 /* Parses a URL given on the command line, failing with an error that
  * names it when it is not UTF-8, not absolute or not a URL (http and
  * https ones as the crawler takes them). Its scheme is the caller's to

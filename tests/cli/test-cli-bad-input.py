@@ -63,7 +63,18 @@ with demo_site() as url:
         check("a seed URL that is not UTF-8 is refused, named", refused(result, "The seed URL “%s\ufffd” is not UTF-8 text" % url))
         check("no refused crawl was recorded", crawls_of(project) == before)
 
-        resumed = run("crawl", "--resume", "--project", project, "--no-politeness", "--quiet")
+        # A resume takes the settings the crawl was started with: one given
+        # with it was quietly ignored, and is now refused, named.
+        for options, name in ((["--max-pages", "50"], "--max-pages"), (["--delay=0"], "--delay"),
+                              (["--no-politeness"], "--no-politeness"), (["--scope", "domain"], "--scope")):
+            result = run("crawl", "--resume", "--project", project, *options)
+            check("crawl --resume %s is refused" % " ".join(options),
+                  refused(result, "%s cannot be given with it" % name))
+        result = run("harvest", "--resume", "--project", project, "--delay", "0")
+        check("harvest --resume --delay 0 is refused", refused(result, "--delay cannot be given with it"))
+        check("no refused resume was recorded", crawls_of(project) == before)
+
+        resumed = run("crawl", "--resume", "--project", project, "--quiet")
         check("the earlier crawl still resumes", resumed.returncode == 0)
 
         # A number with a leading zero is decimal, as users mean it.

@@ -250,7 +250,8 @@ def crawl_with_kills(url, project, delays, log):
     user would: the same command again if the crawl was not even recorded,
     nothing if the kill came after it had finished."""
     start = ["crawl", url, "--project", project] + CRAWL_OPTIONS
-    resume = ["crawl", "--resume", "--project", project] + CRAWL_OPTIONS
+    # A resume takes the settings the crawl was started with.
+    resume = ["crawl", "--resume", "--project", project, "--quiet"]
     for delay in delays + [None]:
         state = crawl_state(project)
         if state == "unborn":
