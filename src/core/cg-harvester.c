@@ -2476,8 +2476,30 @@ crawler_finished_cb (CgCrawler    *crawler,
   g_clear_object (&self->thread_project);
   if (self->fatal != NULL && end != CG_CRAWL_END_FAILED && end != CG_CRAWL_END_STOPPED)
     {
+      g_autoptr(sqlite3_stmt) stmt = NULL;
+      g_autoptr(GError) state_error = NULL;
+
       error = g_error_copy (self->fatal);
       end = CG_CRAWL_END_FAILED;
+      /* The crawl ended and recorded itself finished; the harvest did
+       * not, and says so, so that no later harvest takes it for the one
+       * to compare with (cg_harvester_find_previous()). */
+      stmt = cg_store_prepare (cg_project_get_store (self->project),
+                               "UPDATE crawls SET state = 'failed' WHERE id = ?1", &state_error);
+      if (stmt != NULL)
+        {
+          sqlite3_bind_int64 (stmt, 1, self->crawl_id);
+          cg_store_step_done (cg_project_get_store (self->project), stmt, &state_error);
+        }
+      if (state_error != NULL)
+        {
+          GError *both = g_error_new (error->domain, error->code,
+                                      _("%s (and the harvest cannot be recorded as failed: %s)"),
+                                      error->message, state_error->message);
+
+          g_clear_error (&error);
+          error = both;
+        }
     }
   else if (crawl_error != NULL)
     error = g_error_copy (crawl_error);
@@ -3138,9 +3160,11 @@ cg_harvester_find_previous (CgProject  *project,
   g_return_val_if_fail (CG_IS_PROJECT (project), 0);
 
   /* A harvest that archived something counts, whether it finished, hit
-   * a limit or was stopped: its pages are in the archive. */
+   * a limit or was stopped: its pages are in the archive. One that failed
+   * does not: what it did not reach would all be reported new. */
   stmt = cg_store_prepare (cg_project_get_store (project),
                            "SELECT c.id FROM crawls c WHERE c.kind = 'harvest' AND (?1 = 0 OR c.id < ?1) "
+                           "  AND c.state <> 'failed' "
                            "  AND EXISTS (SELECT 1 FROM fetches f WHERE f.crawl_id = c.id) "
                            "ORDER BY c.id DESC LIMIT 1",
                            error);

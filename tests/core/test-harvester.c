@@ -257,24 +257,38 @@ harvest_finished_cb (CgHarvester  *harvester,
   g_main_loop_quit (run->loop);
 }
 
-/* Runs @harvester to its end. */
+/* Runs @harvester to its end, which it returns, with the error it ended
+ * with in @error. */
+static CgCrawlEnd
+run_harvest_to_end (CgHarvester  *harvester,
+                    Run          *run,
+                    GError      **error)
+{
+  run->loop = g_main_loop_new (NULL, FALSE);
+  run->harvester = harvester;
+  g_signal_connect (harvester, "class-progress", G_CALLBACK (class_progress_cb), run);
+  g_signal_connect (harvester, "coverage", G_CALLBACK (coverage_cb), run);
+  g_signal_connect (harvester, "finished", G_CALLBACK (harvest_finished_cb), run);
+  cg_harvester_start (harvester);
+  g_main_loop_run (run->loop);
+  g_signal_handlers_disconnect_by_data (harvester, run);
+  g_main_loop_unref (run->loop);
+  if (run->error != NULL)
+    g_propagate_error (error, g_steal_pointer (&run->error));
+  return run->end;
+}
+
+/* Runs @harvester to its end, which must come with no error. */
 static CgCrawlEnd
 run_harvest (CgHarvester *harvester,
              guint        stop_after)
 {
+  g_autoptr(GError) error = NULL;
   Run run = { 0 };
 
-  run.loop = g_main_loop_new (NULL, FALSE);
   run.stop_after = stop_after;
-  run.harvester = harvester;
-  g_signal_connect (harvester, "class-progress", G_CALLBACK (class_progress_cb), &run);
-  g_signal_connect (harvester, "coverage", G_CALLBACK (coverage_cb), &run);
-  g_signal_connect (harvester, "finished", G_CALLBACK (harvest_finished_cb), &run);
-  cg_harvester_start (harvester);
-  g_main_loop_run (run.loop);
-  g_signal_handlers_disconnect_by_data (harvester, &run);
-  g_main_loop_unref (run.loop);
-  g_assert_no_error (run.error);
+  run_harvest_to_end (harvester, &run, &error);
+  g_assert_no_error (error);
   if (stop_after == 0)
     {
       g_assert_cmpuint (run.progress, >, 0);
@@ -1164,6 +1178,37 @@ test_resume (void)
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
 }
 
+/* A harvest by example whose sample page is missing fails, is recorded
+ * as failed, not finished, and is not the harvest the next one compares
+ * with. */
+static void
+test_like_missing_sample (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_LIKE);
+  g_autoptr(CgHarvestOptions) classes = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) failed = NULL;
+  g_autoptr(CgHarvester) next = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { 0 };
+
+  options->like_url = g_strconcat (demo->origin, "/book/no-such-book", NULL);
+  failed = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest_to_end (failed, &run, &error), ==, CG_CRAWL_END_FAILED);
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_SAMPLE);
+  g_assert_nonnull (strstr (error->message, options->like_url));
+  g_clear_error (&error);
+  stmt = cg_store_prepare (cg_project_get_store (demo->project), "SELECT state FROM crawls WHERE id = ?1", &error);
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (stmt, 1, cg_harvester_get_crawl_id (failed));
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "failed");
+
+  next = harvester_new (demo, classes);
+  g_assert_cmpint (cg_harvester_get_previous_crawl_id (next), ==, 0);
+}
+
 /* A re-harvest stopped midway and resumed reaches every page, as one that
  * ran through does: the pages the first run found unchanged (304) are
  * replayed from their earlier copies too, so that their links are
@@ -1874,6 +1919,7 @@ main (int argc, char **argv)
   g_test_add_func ("/harvester/class-wait", test_class_wait);
   g_test_add_func ("/harvester/patterns", test_patterns);
   g_test_add_func ("/harvester/like", test_like);
+  g_test_add_func ("/harvester/like-missing-sample", test_like_missing_sample);
   g_test_add_func ("/harvester/reharvest", test_reharvest);
   g_test_add_func ("/harvester/resume", test_resume);
   g_test_add_func ("/harvester/reharvest-resume", test_reharvest_resume);
