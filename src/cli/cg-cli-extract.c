@@ -229,7 +229,7 @@ cg_cli_extract (int    argc,
   ExtractCli cli = { 0 };
   int exit_code = CG_CLI_EXIT_OK;
   gboolean ok;
-  guint sigint;
+  guint sigint, sigterm;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
     { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use (default: the newest model)"), N_("URL") },
@@ -297,19 +297,24 @@ cg_cli_extract (int    argc,
   cli.pages = pages;
   cli.skipped = skipped;
 
+  /* Ctrl+C and SIGTERM stop between two pages; each page's records are
+   * replaced in one transaction, so those done are kept. */
   cancellable = g_cancellable_new ();
   sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
-  if (relearn && !learn_interruptibly (project, model, class_name, cancellable, &cli, &error))
-    {
-      g_source_remove (sigint);
-      cg_cli_print_error ("%s", error->message);
-      return CG_CLI_EXIT_FAILED;
-    }
-
-  ok = cg_record_extractor_run (project, model, class_name, cancellable, progress_cb, skipped_cb, &cli, &error);
+  sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
+  ok = !relearn || learn_interruptibly (project, model, class_name, cancellable, &cli, &error);
+  if (ok)
+    ok = cg_record_extractor_run (project, model, class_name, cancellable, progress_cb, skipped_cb, &cli, &error);
   g_source_remove (sigint);
+  g_source_remove (sigterm);
   if (cli.terminal && !quiet)
     fprintf (stderr, "\n");
+  if (!ok && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      fprintf (stderr, _("Stopped: the records of the pages done are kept. Run the same command again "
+                         "to extract them all.\n"));
+      return CG_CLI_EXIT_STOPPED;
+    }
   if (!ok)
     {
       cg_cli_print_error ("%s", error->message);

@@ -404,8 +404,12 @@ cg_cli_harvest (int    argc,
     print_report (report, harvester);
 
   stopped = g_strdup_printf (_("Stopped. Run “cartograph-cli harvest --resume --project %s” to go on.\n"), folder);
-  if (cg_cli_run_exit_code (&cli.run, stopped, _("the harvest failed")) != CG_CLI_EXIT_OK)
-    exit_code = CG_CLI_EXIT_FAILED;
+  {
+    int end_code = cg_cli_run_exit_code (&cli.run, stopped, _("the harvest failed"));
+
+    if (end_code != CG_CLI_EXIT_OK)
+      exit_code = end_code;
+  }
   cg_cli_run_clear (&cli.run);
   return exit_code;
 }

@@ -40,9 +40,18 @@ finished_cb (CgSiteExplorer *explorer,
              const GError   *error,
              ModelCli       *cli)
 {
+  CgCrawlEnd end = error == NULL ? CG_CRAWL_END_DONE : CG_CRAWL_END_FAILED;
+
   if (cli->run.terminal && !cli->run.quiet)
     fprintf (stderr, "\n");
-  cg_cli_run_finish (&cli->run, error != NULL ? CG_CRAWL_END_FAILED : CG_CRAWL_END_DONE, error);
+  /* Stopped by the user, the exploration ends with the error that says
+   * no model was learned: told as a stop, with its own exit status. */
+  if (error != NULL && cli->run.interrupts > 0)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      end = CG_CRAWL_END_STOPPED;
+    }
+  cg_cli_run_finish (&cli->run, end, error);
 }
 
 /* The first Ctrl+C (or SIGTERM) ends the learning crawl cleanly, its

@@ -29,7 +29,7 @@ interrupt_cb (gpointer user_data)
     }
   /* Quitting at once is safe too: what was not committed is redone when
    * the work resumes. */
-  _exit (CG_CLI_EXIT_FAILED);
+  _exit (CG_CLI_EXIT_STOPPED);
 }
 
 void
@@ -110,7 +110,7 @@ cg_cli_run_exit_code (CgCliRun   *self,
       return CG_CLI_EXIT_OK;
     case CG_CRAWL_END_STOPPED:
       fputs (stopped_message, stderr);
-      return CG_CLI_EXIT_OK;
+      return CG_CLI_EXIT_STOPPED;
     case CG_CRAWL_END_FAILED:
     default:
       cg_cli_print_error ("%s", self->error != NULL ? self->error->message : failed_message);

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 #define CG_CLI_EXIT_OK      0
 #define CG_CLI_EXIT_FAILED  1
 #define CG_CLI_EXIT_USAGE   2
+/* Stopped by Ctrl+C or SIGTERM before the end: what was done is kept,
+ * and --resume (or the same command again) goes on. */
+#define CG_CLI_EXIT_STOPPED 3
 
 /* Each subcommand gets its own name as argv[0] and parses the rest. */
 typedef int (*CgCliCommandFunc) (int argc, char **argv);

@@ -12,11 +12,14 @@ import csv
 import io
 import json
 import os
+import pty
 import re
+import signal
+import subprocess
 import tempfile
 import unicodedata
 
-from clitest import check, demo_site, demo_truth, finish, run
+from clitest import CLI, check, demo_site, demo_truth, finish, run
 
 
 def words(text):
@@ -180,5 +183,42 @@ with demo_site() as url:
               len(r.stdout.splitlines()) == len(books))
         relearn = run("extract", "--project", project, "--class", "book", "--relearn")
         check("--relearn learns the wrapper again", relearn.returncode == 0 and "detail" in relearn.stdout)
+
+        # Stopped by SIGTERM (or Ctrl+C) once it is under way, on a terminal
+        # so that its progress says when: it says so, keeps what it did, and
+        # exits with the status of a stop.
+        for stop_signal in (signal.SIGTERM, signal.SIGINT):
+            name = signal.Signals(stop_signal).name
+            master, slave = pty.openpty()
+            stopped = subprocess.Popen([CLI, "extract", "--project", project], stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=slave)
+            os.close(slave)
+            seen = b""
+            while b"Extracting" not in seen:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            stopped.send_signal(stop_signal)
+            stopped.communicate(timeout=120)
+            try:
+                while True:
+                    chunk = os.read(master, 4096)
+                    if not chunk:
+                        break
+                    seen += chunk
+            except OSError:
+                pass
+            os.close(master)
+            text = seen.decode("utf-8", "replace")
+            check("%s stops extract, which says so (exit %d)" % (name, stopped.returncode),
+                  stopped.returncode == 3 and "Stopped: the records of the pages done are kept" in text)
+        done = run("extract", "--project", project, "-q")
+        r = run("export", "--project", project, "--what", "records", "--class", "book")
+        check("extract again after a stop ends with every record",
+              done.returncode == 0 and len(r.stdout.splitlines()) == len(books))
 
 finish()

@@ -93,7 +93,8 @@ with demo_site() as url:
               all(os.path.getsize(os.path.join(warc_dir, name)) >= size for name, size in sizes.items()))
         stopped.send_signal(signal.SIGINT)
         out, err = stopped.communicate(timeout=120)
-        check("Ctrl-C stops the harvest cleanly", stopped.returncode == 0 and "--resume" in err)
+        check("Ctrl-C stops the harvest cleanly, with the status of a stop (%d)" % stopped.returncode,
+              stopped.returncode == 3 and "--resume" in err)
         lines = run("export", "--project", project, "--what", "pages", "--format", "jsonl").stdout.splitlines()
         crawl = max(json.loads(l)["crawl"] for l in lines)
         before = len([p for p in pages_of(project, crawl) if p["mime"] == "text/html"])

@@ -243,7 +243,7 @@ with demo_site() as url:
             stopped.send_signal(stop_signal)
             out, err = stopped.communicate(timeout=120)
             check("%s stops the learning crawl, saying no model was learned (exit %d)" % (name, stopped.returncode),
-                  stopped.returncode == 1 and "Stopping" in err and "stopped before it could learn a model" in err
+                  stopped.returncode == 3 and "Stopping" in err and "stopped before it could learn a model" in err
                   and "Model version" not in out)
             pages = run("export", "--project", stopped_project, "--what", "pages", "--format", "jsonl").stdout
             urls = collections.Counter(json.loads(l)["url"] for l in pages.splitlines())
@@ -256,7 +256,7 @@ with demo_site() as url:
         time.sleep(0.2)
         twice.send_signal(signal.SIGINT)
         out, err = twice.communicate(timeout=60)
-        check("a second Ctrl+C quits at once, with no model", twice.returncode == 1 and "Model version" not in out)
+        check("a second Ctrl+C quits at once, with no model", twice.returncode == 3 and "Model version" not in out)
 
         bad = run("model", url, "--project", project, "--pages", "0")
         check("--pages 0 is a usage error", bad.returncode == 2 and "--pages" in bad.stderr)
