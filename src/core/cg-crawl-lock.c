@@ -51,10 +51,11 @@ read_holder (int fd)
   return g_strstrip (g_strndup (buffer, (gsize) n));
 }
 
-CgCrawlLock *
-cg_crawl_lock_acquire (CgProject  *project,
-                       gint64      crawl_id,
-                       GError    **error)
+static CgCrawlLock *
+acquire (CgProject  *project,
+         gint64      crawl_id,
+         gboolean    shared_here,
+         GError    **error)
 {
   g_autofree char *dir = NULL;
   g_autofree char *name = NULL;
@@ -93,11 +94,18 @@ cg_crawl_lock_acquire (CgProject  *project,
   if (held == NULL)
     held = g_hash_table_new (g_str_hash, g_str_equal);
   lock = g_hash_table_lookup (held, path);
-  if (lock != NULL)
+  if (lock != NULL && shared_here)
     {
       lock->ref_count++;
       g_mutex_unlock (&held_lock);
       return lock;
+    }
+  if (lock != NULL)
+    {
+      g_mutex_unlock (&held_lock);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("Crawl %" PRId64 " of “%s” is running"),
+                   crawl_id, cg_project_get_folder (project));
+      return NULL;
     }
 
   fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -141,6 +149,26 @@ cg_crawl_lock_acquire (CgProject  *project,
   g_hash_table_insert (held, lock->path, lock);
   g_mutex_unlock (&held_lock);
   return lock;
+}
+
+/* For running crawl @crawl_id: shared with whoever in this process runs it
+ * too (a harvest and its crawler). */
+CgCrawlLock *
+cg_crawl_lock_acquire (CgProject  *project,
+                       gint64      crawl_id,
+                       GError    **error)
+{
+  return acquire (project, crawl_id, TRUE, error);
+}
+
+/* For tidying up after crawl @crawl_id: fails with G_IO_ERROR_BUSY when
+ * any process runs it, this one included. */
+CgCrawlLock *
+cg_crawl_lock_acquire_unused (CgProject  *project,
+                              gint64      crawl_id,
+                              GError    **error)
+{
+  return acquire (project, crawl_id, FALSE, error);
 }
 
 void

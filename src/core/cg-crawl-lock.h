@@ -14,6 +14,9 @@ typedef struct _CgCrawlLock CgCrawlLock;
 CgCrawlLock *cg_crawl_lock_acquire (CgProject    *project,
                                     gint64        crawl_id,
                                     GError      **error);
+CgCrawlLock *cg_crawl_lock_acquire_unused (CgProject *project,
+                                           gint64     crawl_id,
+                                           GError   **error);
 void         cg_crawl_lock_release (CgCrawlLock  *lock);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgCrawlLock, cg_crawl_lock_release)

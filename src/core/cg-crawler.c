@@ -2071,48 +2071,53 @@ remove_index (const char *warc_path)
     }
 }
 
-/* Marks every WARC file of this crawl closed. Only this crawl's: another
- * crawl of the project may have been interrupted too, and its files must
- * stay open in the database until it is resumed and cuts them back to
- * what it committed. */
+/* Marks every WARC file of crawl @crawl_id closed. Only this crawl's:
+ * another crawl of the project may have been interrupted too, and its
+ * files must stay open in the database until it is resumed and cuts them
+ * back to what it committed. */
 static gboolean
-close_warc_files (CrawlRun  *run,
-                  GError   **error)
+close_warc_files (CgStore  *store,
+                  gint64    crawl_id,
+                  GError  **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
-  stmt = cg_store_prepare (run->store, "UPDATE warc_files SET closed = 1 WHERE crawl_id = ?1", error);
+  stmt = cg_store_prepare (store, "UPDATE warc_files SET closed = 1 WHERE crawl_id = ?1", error);
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
-  return cg_store_step_done (run->store, stmt, error);
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  return cg_store_step_done (store, stmt, error);
 }
 
-/* Makes the WARC files agree with the database after an interrupted run:
- * files are cut back to what was committed, and files with nothing
- * committed are removed. */
+/* Makes the WARC files of crawl @crawl_id (named @warc_prefix-…) agree
+ * with the database after an interrupted run: files are cut back to what
+ * was committed, files with nothing committed are removed, the indexes
+ * are written again and the files are marked closed. Adds the bytes cut
+ * to @cut. */
 static gboolean
-reconcile_warc_files (CrawlRun  *run,
-                      GError   **error)
+repair_warc_files (CgStore     *store,
+                   const char  *warc_dir,
+                   const char  *warc_prefix,
+                   gint64       crawl_id,
+                   guint64     *cut,
+                   GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GDir) dir = NULL;
-  g_autofree char *prefix = g_strconcat (run->warc_prefix, "-", NULL);
-  guint64 cut = 0;
+  g_autofree char *prefix = g_strconcat (warc_prefix, "-", NULL);
   const char *name;
   int rc;
 
-  stmt = cg_store_prepare (run->store,
-                           "SELECT name, committed_size, closed FROM warc_files WHERE crawl_id = ?1", error);
+  stmt = cg_store_prepare (store, "SELECT name, committed_size, closed FROM warc_files WHERE crawl_id = ?1", error);
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *file = (const char *) sqlite3_column_text (stmt, 0);
       guint64 committed = (guint64) sqlite3_column_int64 (stmt, 1);
-      g_autofree char *path = g_build_filename (run->warc_dir, file, NULL);
+      g_autofree char *path = g_build_filename (warc_dir, file, NULL);
       GStatBuf st;
 
       g_hash_table_add (known, g_strdup (file));
@@ -2122,23 +2127,23 @@ reconcile_warc_files (CrawlRun  *run,
         {
           if (!truncate_file (path, committed, error))
             return FALSE;
-          cut += (guint64) st.st_size - committed;
+          *cut += (guint64) st.st_size - committed;
           remove_index (path);
         }
     }
   /* A read error ends the rows too: taken for their end, the files not
    * read yet would look unknown and be removed below, archive and all. */
   if (rc != SQLITE_DONE)
-    return cg_store_set_error (run->store, rc, error);
+    return cg_store_set_error (store, rc, error);
 
-  dir = g_dir_open (run->warc_dir, 0, error);
+  dir = g_dir_open (warc_dir, 0, error);
   if (dir == NULL)
     return FALSE;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       if (g_str_has_prefix (name, prefix) && strstr (name, ".cdxj.") != NULL)
         {
-          g_autofree char *path = g_build_filename (run->warc_dir, name, NULL);
+          g_autofree char *path = g_build_filename (warc_dir, name, NULL);
 
           /* The temporary file of an index that was being written when the
            * run was killed (g_file_set_contents() renames it into place
@@ -2148,21 +2153,28 @@ reconcile_warc_files (CrawlRun  *run,
       else if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz") &&
                !g_hash_table_contains (known, name))
         {
-          g_autofree char *path = g_build_filename (run->warc_dir, name, NULL);
+          g_autofree char *path = g_build_filename (warc_dir, name, NULL);
           GStatBuf st;
 
           if (g_stat (path, &st) == 0)
-            cut += (guint64) st.st_size;
+            *cut += (guint64) st.st_size;
           remove_index (path);
           g_remove (path);
         }
     }
 
-  if (!cg_warc_writer_recover (run->warc_dir, run->warc_prefix, NULL, error))
-    return FALSE;
-  if (!close_warc_files (run, error))
-    return FALSE;
+  return cg_warc_writer_recover (warc_dir, warc_prefix, NULL, error) &&
+         close_warc_files (store, crawl_id, error);
+}
 
+static gboolean
+reconcile_warc_files (CrawlRun  *run,
+                      GError   **error)
+{
+  guint64 cut = 0;
+
+  if (!repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, &cut, error))
+    return FALSE;
   if (cut > 0)
     {
       g_autofree char *message = g_strdup_printf (_("Cut %" PRIu64 " bytes of unfinished WARC records "
@@ -2496,7 +2508,7 @@ tear_down_run (CrawlRun *run)
             run->error = g_steal_pointer (&error);
           g_clear_error (&error);
         }
-      else if (run->writer != NULL && !close_warc_files (run, &error))
+      else if (run->writer != NULL && !close_warc_files (run->store, run->crawl_id, &error))
         g_clear_error (&error);
 
       if (!set_crawl_state (run->store, run->crawl_id, cg_crawl_end_to_string (run->end), TRUE, &error))
@@ -2754,21 +2766,15 @@ cg_crawler_new_driven (CgProject            *project,
   return self;
 }
 
-/**
- * cg_crawler_new_for_crawl:
- *
- * Opens an earlier crawl of @project to resume it with its own settings.
- */
-CgCrawler *
-cg_crawler_new_for_crawl (CgProject  *project,
-                          gint64      crawl_id,
-                          GError    **error)
+/* The settings crawl @crawl_id of @project was recorded with. */
+static CgCrawlConfig *
+load_crawl_config (CgProject  *project,
+                   gint64      crawl_id,
+                   GError    **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(CgCrawlConfig) config = NULL;
   int rc;
-
-  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
 
   stmt = cg_store_prepare (cg_project_get_store (project), "SELECT config FROM crawls WHERE id = ?1", error);
   if (stmt == NULL)
@@ -2794,7 +2800,79 @@ cg_crawler_new_for_crawl (CgProject  *project,
       g_prefix_error (error, _("Crawl %" PRId64 ": "), crawl_id);
       return NULL;
     }
-  return crawler_new (project, g_steal_pointer (&config), crawl_id, error);
+  return g_steal_pointer (&config);
+}
+
+/**
+ * cg_crawler_close_interrupted:
+ *
+ * Ends crawl @crawl_id of @project if it is recorded as running but no
+ * process runs it (one that was killed): its WARC files are cut back to
+ * what it committed, indexed and closed, and it is recorded as stopped.
+ * For crawls that are never resumed (explorations); a crawl or a harvest
+ * resumes instead. Fails with G_IO_ERROR_BUSY when a process, this one
+ * included, runs it.
+ */
+gboolean
+cg_crawler_close_interrupted (CgProject  *project,
+                              gint64      crawl_id,
+                              GError    **error)
+{
+  g_autoptr(CgCrawlLock) lock = NULL;
+  g_autoptr(CgCrawlConfig) config = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *warc_dir = NULL;
+  g_autofree char *warc_prefix = NULL;
+  CgStore *store = cg_project_get_store (project);
+  guint64 cut = 0;
+  int rc;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), FALSE);
+
+  lock = cg_crawl_lock_acquire_unused (project, crawl_id, error);
+  if (lock == NULL)
+    return FALSE;
+  /* Read again under the lock: it may have ended meanwhile. */
+  stmt = cg_store_prepare (store, "SELECT state = 'running' FROM crawls WHERE id = ?1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return cg_store_set_error (store, rc, error);
+  if (rc == SQLITE_DONE || sqlite3_column_int (stmt, 0) == 0)
+    return TRUE;
+
+  config = load_crawl_config (project, crawl_id, error);
+  if (config == NULL)
+    return FALSE;
+  warc_dir = cg_project_get_warc_dir (project);
+  warc_prefix = g_strdup_printf ("%s-%" G_GINT64_FORMAT, config->warc_prefix, crawl_id);
+  if (!repair_warc_files (store, warc_dir, warc_prefix, crawl_id, &cut, error))
+    return FALSE;
+  if (cut > 0)
+    g_debug ("Crawl %" G_GINT64_FORMAT ": cut %" G_GUINT64_FORMAT " bytes of unfinished WARC records", crawl_id, cut);
+  return set_crawl_state (store, crawl_id, "stopped", TRUE, error);
+}
+
+/**
+ * cg_crawler_new_for_crawl:
+ *
+ * Opens an earlier crawl of @project to resume it with its own settings.
+ */
+CgCrawler *
+cg_crawler_new_for_crawl (CgProject  *project,
+                          gint64      crawl_id,
+                          GError    **error)
+{
+  CgCrawlConfig *config;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  config = load_crawl_config (project, crawl_id, error);
+  if (config == NULL)
+    return NULL;
+  return crawler_new (project, config, crawl_id, error);
 }
 
 /**

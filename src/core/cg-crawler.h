@@ -144,6 +144,9 @@ void          cg_crawler_unpause        (CgCrawler            *self);
 void          cg_crawler_stop           (CgCrawler            *self);
 gboolean      cg_crawler_is_running     (CgCrawler            *self);
 guint         cg_crawler_count_running  (void);
+gboolean      cg_crawler_close_interrupted (CgProject       *project,
+                                            gint64           crawl_id,
+                                            GError         **error);
 void          cg_crawler_get_stats      (CgCrawler            *self,
                                          CgCrawlStats         *out_stats);
 const char   *cg_crawl_end_to_string    (CgCrawlEnd            end);

@@ -443,6 +443,48 @@ cg_site_explorer_init (CgSiteExplorer *self)
   self->snapshot_interval_ms = CG_SITE_EXPLORER_SNAPSHOT_INTERVAL_MS;
 }
 
+/* Explorations are never resumed: one whose process was killed stays
+ * recorded as running, its last WARC file unfinished and unindexed. Each
+ * is ended before a new one starts (cg_crawler_close_interrupted()); one
+ * that another process runs is left to it. */
+static gboolean
+close_interrupted_explorations (CgProject  *project,
+                                GError    **error)
+{
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  CgStore *store = cg_project_get_store (project);
+  int rc;
+
+  {
+    g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store,
+                                                     "SELECT id FROM crawls WHERE kind = 'explore' AND state = 'running'",
+                                                     error);
+
+    if (stmt == NULL)
+      return FALSE;
+    while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+      {
+        gint64 id = sqlite3_column_int64 (stmt, 0);
+
+        g_array_append_val (ids, id);
+      }
+    if (rc != SQLITE_DONE)
+      return cg_store_set_error (store, rc, error);
+  }
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (!cg_crawler_close_interrupted (project, g_array_index (ids, gint64, i), &local_error) &&
+          !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_BUSY))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /**
  * cg_site_explorer_new:
  * @config: how pages are fetched; its first seed is the entry page
@@ -468,6 +510,8 @@ cg_site_explorer_new (CgProject              *project,
       g_set_error (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID, _("The crawl has no seed URL"));
       return NULL;
     }
+  if (!close_interrupted_explorations (project, error))
+    return NULL;
   self->project = g_object_ref (project);
   self->learner = cg_site_learner_new (config->seeds[0], &self->params, error);
   if (self->learner == NULL)

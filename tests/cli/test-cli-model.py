@@ -258,6 +258,26 @@ with demo_site() as url:
         out, err = twice.communicate(timeout=60)
         check("a second Ctrl+C quits at once, with no model", twice.returncode == 3 and "Model version" not in out)
 
+        # Killed with SIGKILL, an exploration stays recorded as running, its
+        # last WARC file unfinished: explorations are not resumed, so the
+        # next one ends it, cut back to what it committed, indexed, closed.
+        killed_project = os.path.join(tmp, "killed")
+        killed = start_slow_model(url, killed_project)
+        wait_for_fetches(killed_project, 8)
+        killed.send_signal(signal.SIGKILL)
+        killed.communicate(timeout=60)
+        again = run("model", url, "--project", killed_project, "--no-politeness", "--no-render", "--quiet")
+        with contextlib.closing(sqlite3.connect(os.path.join(killed_project, "cartograph.db"))) as db:
+            states = db.execute("SELECT id, state FROM crawls ORDER BY id").fetchall()
+            files = db.execute("SELECT name, committed_size, closed FROM warc_files WHERE crawl_id = 1").fetchall()
+        warc_dir = os.path.join(killed_project, "warc")
+        check("after a killed exploration, the next one runs, and the killed one is stopped (%s)" % states,
+              again.returncode == 0 and states == [(1, "stopped"), (2, "finished")])
+        check("its WARC files are cut back to what it committed, closed and indexed (%s)" % files,
+              files and all(os.path.getsize(os.path.join(warc_dir, name)) == committed and closed == 1
+                            and os.path.exists(os.path.join(warc_dir, name[:-len(".warc.gz")] + ".cdxj"))
+                            for name, committed, closed in files))
+
         bad = run("model", url, "--project", project, "--pages", "0")
         check("--pages 0 is a usage error", bad.returncode == 2 and "--pages" in bad.stderr)
 
