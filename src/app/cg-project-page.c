@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cg-class-sampler.h"
+#include "cg-crawl-lock.h"
 #include "cg-json.h"
 #include "cg-project-page.h"
 #include "cg-record-store.h"
@@ -168,6 +169,9 @@ describe_state (const char *state)
     return _("Not started");
   if (g_strcmp0 (state, "running") == 0)
     return _("Running");
+  /* Recorded as running, but no process runs it: one was killed. */
+  if (g_strcmp0 (state, "interrupted") == 0)
+    return _("Interrupted");
   if (g_strcmp0 (state, "paused") == 0)
     return _("Paused");
   if (g_strcmp0 (state, "finished") == 0)
@@ -249,7 +253,8 @@ reload_crawls (CgProjectPage  *self,
   adw_action_row_set_subtitle (self->folder_row, cg_project_get_folder (self->project));
 
   store = cg_project_get_store (self->project);
-  stmt = cg_store_prepare (store, "SELECT kind, seed_url, state, created_at FROM crawls ORDER BY id DESC LIMIT ?1",
+  stmt = cg_store_prepare (store,
+                           "SELECT kind, seed_url, state, created_at, id FROM crawls ORDER BY id DESC LIMIT ?1",
                            error);
   if (stmt == NULL)
     return FALSE;
@@ -261,9 +266,12 @@ reload_crawls (CgProjectPage  *self,
       const char *kind = (const char *) sqlite3_column_text (stmt, 0);
       const char *seed = (const char *) sqlite3_column_text (stmt, 1);
       const char *state = (const char *) sqlite3_column_text (stmt, 2);
+      gint64 crawl_id = sqlite3_column_int64 (stmt, 4);
       g_autoptr(GDateTime) created = g_date_time_new_from_unix_local (sqlite3_column_int64 (stmt, 3));
       g_autofree char *when = created != NULL ? g_date_time_format (created, "%x %X") : g_strdup ("");
 
+      if (g_strcmp0 (state, "running") == 0 && !cg_crawl_lock_is_held (self->project, crawl_id))
+        state = "interrupted";
       g_ptr_array_add (titles, g_strdup (seed != NULL ? seed : ""));
       /* Translators: a crawl's kind, its state and when it was created. */
       g_ptr_array_add (subtitles, g_strdup_printf (_("%s · %s · %s"),

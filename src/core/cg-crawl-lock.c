@@ -171,6 +171,31 @@ cg_crawl_lock_acquire_unused (CgProject  *project,
   return acquire (project, crawl_id, FALSE, error);
 }
 
+/* Whether a process, this one included, runs crawl @crawl_id: for telling
+ * a crawl that runs from one recorded as running whose process was
+ * killed. */
+gboolean
+cg_crawl_lock_is_held (CgProject *project,
+                       gint64     crawl_id)
+{
+  g_autofree char *name = g_strdup_printf ("crawl-%" PRId64 ".lock", crawl_id);
+  g_autofree char *path = g_build_filename (cg_project_get_folder (project), "locks", name, NULL);
+  gboolean is_held;
+  int fd;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), FALSE);
+
+  /* A crawl that never took its lock never ran (or ran before locks). */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return FALSE;
+  /* A shared lock conflicts with the runner's exclusive one, in this
+   * process too, since flock(2) locks belong to open files. */
+  is_held = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close (fd);
+  return is_held;
+}
+
 void
 cg_crawl_lock_release (CgCrawlLock *lock)
 {

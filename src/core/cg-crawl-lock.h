@@ -18,6 +18,8 @@ CgCrawlLock *cg_crawl_lock_acquire_unused (CgProject *project,
                                            gint64     crawl_id,
                                            GError   **error);
 void         cg_crawl_lock_release (CgCrawlLock  *lock);
+gboolean     cg_crawl_lock_is_held (CgProject    *project,
+                                    gint64        crawl_id);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgCrawlLock, cg_crawl_lock_release)
 

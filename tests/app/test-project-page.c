@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 
 #include "cg-class-sampler.h"
+#include "cg-crawl-lock.h"
 #include "cg-project-page.h"
 #include "cg-record-store.h"
 #include "cg-test-widgets.h"
@@ -1060,6 +1061,23 @@ offers_extraction (Fixture *f)
   return said;
 }
 
+/* Whether the row titled @title of the page starts its subtitle with
+ * @prefix. */
+static gboolean
+row_subtitle_starts (Fixture    *f,
+                     const char *title,
+                     const char *prefix)
+{
+  GtkWidget *row = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, title);
+  const char *subtitle;
+
+  g_assert_nonnull (row);
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+  if (!g_str_has_prefix (subtitle, prefix))
+    g_test_message ("the row “%s” says “%s”", title, subtitle);
+  return g_str_has_prefix (subtitle, prefix);
+}
+
 /* An extraction cut off (here by Stop; a quit does the same) leaves the
  * model's records half done: the page says so, and Extract Records, there
  * again once the project is reopened, finishes them. */
@@ -1137,6 +1155,41 @@ test_extract_records (Fixture       *f,
   g_unsetenv ("CARTOGRAPH_CLI");
 }
 
+/* A crawl recorded as running that no process runs (its process was
+ * killed) is listed as interrupted; one a process runs, as running. */
+static void
+test_interrupted_crawl (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgProject) reopened = NULL;
+  CgCrawlLock *lock;
+  gint64 crawl_id;
+
+  crawl_id = cg_project_add_crawl (f->project, "crawl", "http://killed.example/", "{}", &error);
+  g_assert_no_error (error);
+  g_assert_true (cg_store_exec (cg_project_get_store (f->project), "UPDATE crawls SET state = 'running'", &error));
+  g_assert_no_error (error);
+
+  reopened = cg_project_open (f->folder, &error);
+  g_assert_no_error (error);
+  cg_project_page_set_project (f->page, reopened);
+  cg_test_iterate ();
+  g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "http://killed.example/"));
+  g_assert_true (row_subtitle_starts (f, "http://killed.example/", "Crawl · Interrupted · "));
+
+  /* Run by a process: running. */
+  lock = cg_crawl_lock_acquire (f->project, crawl_id, &error);
+  g_assert_no_error (error);
+  g_clear_object (&reopened);
+  reopened = cg_project_open (f->folder, &error);
+  g_assert_no_error (error);
+  cg_project_page_set_project (f->page, reopened);
+  cg_test_iterate ();
+  g_assert_true (row_subtitle_starts (f, "http://killed.example/", "Crawl · Running · "));
+  cg_crawl_lock_release (lock);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1157,6 +1210,8 @@ main (int argc, char **argv)
               fixture_set_up, test_stop_exploration, fixture_tear_down);
   g_test_add ("/project-page/explore-from-crawl", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_explore_from_crawl, fixture_tear_down);
+  g_test_add ("/project-page/interrupted-crawl", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_interrupted_crawl, fixture_tear_down);
   g_test_add ("/project-page/extract-records", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_extract_records, fixture_tear_down);
   g_test_add ("/project-page/unreadable-pages", Fixture, GINT_TO_POINTER (FALSE),
