@@ -9,13 +9,14 @@
 
 #include "cg-application.h"
 #include "cg-crawler.h"
+#include "cg-project-page.h"
 #include "cg-window.h"
 
-/* How long quitting waits for stopped crawls to end. A crawl ends a few
- * moments after it is told to stop: it cancels its fetches and commits
- * what it archived. One that takes longer is left to exit, and resumes
- * where it was. */
-#define CRAWL_STOP_TIMEOUT_S 30
+/* How long quitting waits for the work it stopped to end. A crawl ends a
+ * few moments after it is told to stop: it cancels its fetches and
+ * commits what it archived. One that takes longer is left to exit, and
+ * resumes where it was. */
+#define STOP_TIMEOUT_S 30
 
 struct _CgApplication
 {
@@ -149,28 +150,57 @@ wake_up_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The main loop has ended, by app.quit or with the last window. Each
- * window stops what runs on its project as it goes (the user agreed to
- * that first); the crawls are then let end in order, so that the project
- * says they were stopped instead of being cut off by the exit. */
+/* Runs the main loop until @done holds for @data, or the deadline. */
+static void
+run_until (GSourceFunc  done,
+           gpointer     data,
+           gint64       deadline)
+{
+  /* The work ends in this context, which nothing else iterates now; the
+   * timer makes the deadline seen if nothing comes. */
+  guint wake_up = g_timeout_add_seconds (1, wake_up_cb, NULL);
+
+  while (!done (data) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake_up);
+}
+
+static gboolean
+no_window_busy (gpointer data)
+{
+  for (GList *l = data; l != NULL; l = l->next)
+    if (CG_IS_WINDOW (l->data) && cg_window_is_busy (l->data))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+no_crawl_running (gpointer data)
+{
+  return cg_crawler_count_running () == 0;
+}
+
+/* The main loop has ended, by app.quit or with the last window (the user
+ * agreed first to stop what ran). What runs is stopped and let end in
+ * order before the exit: an exploration saves the model it learned, an
+ * extraction stops after its page (a model's records are then marked
+ * not all extracted), and each crawl commits what it archived and records
+ * that it stopped, instead of being cut off where it was. */
 static void
 cg_application_shutdown (GApplication *app)
 {
   g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  gint64 deadline = g_get_monotonic_time () + CRAWL_STOP_TIMEOUT_S * G_USEC_PER_SEC;
-  guint wake_up;
+  gint64 deadline = g_get_monotonic_time () + STOP_TIMEOUT_S * G_USEC_PER_SEC;
 
   for (GList *l = windows; l != NULL; l = l->next)
+    if (CG_IS_WINDOW (l->data))
+      cg_project_page_stop (CG_PROJECT_PAGE (cg_window_get_project_page (l->data)));
+  run_until (no_window_busy, windows, deadline);
+  for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_destroy (l->data);
-
-  /* A crawl's end is announced in this context, which nothing else
-   * iterates now; the timer makes the deadline seen if none comes. */
-  wake_up = g_timeout_add_seconds (1, wake_up_cb, NULL);
-  while (cg_crawler_count_running () > 0 && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (wake_up);
+  run_until (no_crawl_running, NULL, deadline);
   if (cg_crawler_count_running () > 0)
-    g_warning ("A crawl did not stop within %d s of quitting; it resumes where it was", CRAWL_STOP_TIMEOUT_S);
+    g_warning ("A crawl did not stop within %d s of quitting; it resumes where it was", STOP_TIMEOUT_S);
 
   G_APPLICATION_CLASS (cg_application_parent_class)->shutdown (app);
 }

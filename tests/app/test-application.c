@@ -9,11 +9,14 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 
 #include "cg-application.h"
+#include "cg-demo-server.h"
 #include "cg-project-page.h"
 #include "cg-project.h"
+#include "cg-record-store.h"
 #include "cg-store.h"
 #include "cg-test-widgets.h"
 #include "cg-window.h"
@@ -23,6 +26,8 @@ typedef struct {
   CgWindow      *window;
   char          *project_folder;
   gboolean       kept_running;
+  CgDemoServer  *server;        /* the site explored, when not the demo's own */
+  CgPipeline    *pipeline;      /* the window's, kept past the window */
 } QuitTest;
 
 static gboolean
@@ -181,6 +186,114 @@ test_close_last_window (void)
   g_free (test.project_folder);
 }
 
+/* The renderer's first progress line, with ten minutes of rendering to
+ * come: the application quits there (the question before it is another
+ * test's). */
+static void
+render_progress_cb (CgPipeline *pipeline,
+                    const char *class_name,
+                    guint       done,
+                    guint       total,
+                    QuitTest   *test)
+{
+  if (test->pipeline != NULL)
+    return;
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_RENDERING);
+  test->pipeline = g_object_ref (pipeline);
+  g_application_quit (G_APPLICATION (test->app));
+}
+
+static gboolean
+shows_project_folder (gpointer user_data)
+{
+  QuitTest *test = user_data;
+  CgProject *shown = cg_project_page_get_project (CG_PROJECT_PAGE (cg_window_get_project_page (test->window)));
+
+  return shown != NULL && g_str_equal (cg_project_get_folder (shown), test->project_folder);
+}
+
+static gboolean
+quit_while_rendering_cb (gpointer user_data)
+{
+  QuitTest *test = user_data;
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(CgProject) created = NULL;
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GError) error = NULL;
+  CgLearnerParams params;
+
+  cg_test_wait_for (has_window, test, "the application's window");
+  test->window = CG_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test->app)));
+  g_object_add_weak_pointer (G_OBJECT (test->window), (gpointer *) &test->window);
+
+  /* A small exploration of the demo site, politeness off. */
+  test->project_folder = g_build_filename (g_get_home_dir (), "quit-while-rendering", NULL);
+  created = cg_project_create (test->project_folder, "Quit", &error);
+  g_assert_no_error (error);
+  g_clear_object (&created);
+  folder = g_file_new_for_path (test->project_folder);
+  cg_window_open_project (test->window, folder);
+  cg_test_wait_for (shows_project_folder, test, "the project to open");
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = cg_demo_server_get_url (test->server);
+  cg_crawl_config_disable_politeness (config);
+  cg_learner_params_init (&params);
+  params.max_pages = 40;
+  g_assert_true (cg_project_page_explore (CG_PROJECT_PAGE (cg_window_get_project_page (test->window)),
+                                          config, &params, FALSE, &error));
+  g_assert_no_error (error);
+  g_signal_connect (cg_project_page_get_pipeline (CG_PROJECT_PAGE (cg_window_get_project_page (test->window))),
+                    "task-progress", G_CALLBACK (render_progress_cb), test);
+  return G_SOURCE_REMOVE;
+}
+
+/* Quitting while sample pages are rendered (in a process of their own)
+ * stops that and waits for it: nothing is left running for the exit to
+ * cut off, and the model says its records were not extracted. */
+static void
+test_quit_while_rendering (void)
+{
+  QuitTest test = { 0 };
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *renderer = g_build_filename (g_get_home_dir (), "slow-renderer.sh", NULL);
+  g_auto(GStrv) sites = NULL;
+  gboolean extracted = TRUE;
+
+  /* A renderer that would take ten minutes. */
+  g_file_set_contents (renderer, "#!/bin/sh\necho 'progress 0 3'\nexec sleep 600\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (renderer, 0755), ==, 0);
+  g_setenv ("CARTOGRAPH_CLI", renderer, TRUE);
+  test.server = cg_demo_server_new ();
+  g_assert_true (cg_demo_server_start (test.server, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (run_application (&test, quit_while_rendering_cb), ==, 0);
+  /* Over when the application's run is: nothing was left to the exit. */
+  g_assert_nonnull (test.pipeline);
+  g_assert_false (cg_pipeline_is_busy (test.pipeline));
+  g_clear_object (&test.pipeline);
+  g_unsetenv ("CARTOGRAPH_CLI");
+  cg_demo_server_stop (test.server);
+  g_clear_object (&test.server);
+  g_assert_null (test.window);
+
+  project = cg_project_open (test.project_folder, &error);
+  g_assert_no_error (error);
+  sites = cg_site_model_list_sites (cg_project_get_store (project), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (sites), ==, 1);
+  model = cg_site_model_load_latest (cg_project_get_store (project), sites[0], &error);
+  g_assert_no_error (error);
+  g_assert_true (cg_record_store_is_extracted (cg_project_get_store (project), cg_site_model_get_id (model),
+                                               &extracted, &error));
+  g_assert_no_error (error);
+  g_assert_false (extracted);
+  g_free (test.project_folder);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -188,6 +301,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/application/quit-asks", test_quit_asks);
   g_test_add_func ("/application/close-last-window", test_close_last_window);
+  g_test_add_func ("/application/quit-while-rendering", test_quit_while_rendering);
 
   return g_test_run ();
 }
