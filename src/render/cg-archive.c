@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -335,6 +336,18 @@ cg_archive_new_for_project (const char  *project_folder,
   self->readers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 
   db_path = g_build_filename (project_folder, CG_PROJECT_DATABASE_NAME, NULL);
+  if (!g_file_test (project_folder, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, CG_ARCHIVE_ERROR, CG_ARCHIVE_ERROR_BAD_SOURCE,
+                   _("The project folder “%s” does not exist"), project_folder);
+      return NULL;
+    }
+  if (!g_file_test (project_folder, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, CG_ARCHIVE_ERROR, CG_ARCHIVE_ERROR_BAD_SOURCE,
+                   _("“%s” is a file, not a project folder"), project_folder);
+      return NULL;
+    }
   if (!g_file_test (db_path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, CG_ARCHIVE_ERROR, CG_ARCHIVE_ERROR_BAD_SOURCE,
@@ -376,6 +389,26 @@ cg_archive_new_for_project (const char  *project_folder,
                    _("The project “%s” has no archive yet (open it once with this version of Cartograph)"),
                    project_folder);
       return NULL;
+    }
+  g_clear_pointer (&stmt, sqlite3_finalize);
+
+  /* A crawl the project lacks is not one with no page. */
+  if (crawl_id != 0)
+    {
+      rc = sqlite3_prepare_v2 (self->db, "SELECT 1 FROM crawls WHERE id = ?1", -1, &stmt, NULL);
+      if (rc == SQLITE_OK)
+        {
+          sqlite3_bind_int64 (stmt, 1, crawl_id);
+          rc = sqlite3_step (stmt);
+        }
+      if (rc == SQLITE_DONE)
+        {
+          g_set_error (error, CG_ARCHIVE_ERROR, CG_ARCHIVE_ERROR_BAD_SOURCE,
+                       _("The project “%s” has no crawl %" PRId64), project_folder, crawl_id);
+          return NULL;
+        }
+      if (rc != SQLITE_ROW)
+        return project_sql_error (self, error), NULL;
     }
   return g_steal_pointer (&self);
 }

@@ -51,6 +51,11 @@ err=$(timeout 60 "$cli" render --out "$tmp/o" "http://" 2>&1 >/dev/null); rc=$?
 check "a URL without a host exits 2" '[ $rc -eq 2 ] && echo "$err" | grep -q "http://"'
 err=$(timeout 60 "$cli" render --out "$tmp/o" --urls-from /dev/zero 2>&1 >/dev/null); rc=$?
 check "an endless URL list is cut and fails" '[ $rc -eq 1 ] && echo "$err" | grep -q "/dev/zero.*larger than"'
+err=$(timeout 60 "$cli" render --out "$tmp/o" --project "$tmp/none" 2>&1 >/dev/null); rc=$?
+check "a project folder that does not exist fails saying so" '[ $rc -eq 1 ] && echo "$err" | grep -q "“$tmp/none” does not exist"'
+: > "$tmp/afile"
+err=$(timeout 60 "$cli" render --out "$tmp/o" --project "$tmp/afile" 2>&1 >/dev/null); rc=$?
+check "a project that is a file fails saying so" '[ $rc -eq 1 ] && echo "$err" | grep -q "“$tmp/afile” is a file"'
 check "nothing was started for the bad command lines" '[ ! -e "$tmp/o" ]'
 
 # Loads that fail without a page to show: a port WebKit refuses (it shows
@@ -88,6 +93,8 @@ check "the Xvfb it started is gone" '[ "$(pgrep -c -x Xvfb || true)" -eq "$xvfb_
 # file with the site down: everything comes from the archive.
 "$cli" crawl --project "$tmp/project" --no-politeness --max-pages 6 -q "$base" > /dev/null 2>&1
 check "the demo site was crawled" 'ls "$tmp"/project/warc/*.warc.gz > /dev/null 2>&1'
+err=$(timeout 60 "$cli" render --out "$tmp/o" --project "$tmp/project" --crawl 99 2>&1 >/dev/null); rc=$?
+check "a crawl the project lacks fails naming it" '[ $rc -eq 1 ] && echo "$err" | grep -q "has no crawl 99"'
 kill "$demo_pid"; wait "$demo_pid" 2>/dev/null; demo_pid=""
 
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$cli" render --out "$tmp/archived" --project "$tmp/project" --max-pages 3 2>&1); rc=$?
