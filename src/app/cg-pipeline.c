@@ -26,6 +26,7 @@ struct _CgPipeline
   CgPipelineStage  stage;
   gboolean         stopping;
   gboolean         paused;
+  gboolean         exploration_crawl_ended;
   gboolean         javascript;
   char            *site_url;
 
@@ -199,6 +200,19 @@ explorer_finished_cb (CgSiteExplorer *explorer,
   start_rendering (self, self->model);
 }
 
+/* The exploration's crawl is over; the explorer goes on to learn and
+ * save the model. */
+static void
+exploration_crawl_finished_cb (CgCrawler    *crawler,
+                               int           end,
+                               const GError *error,
+                               CgPipeline   *self)
+{
+  self->exploration_crawl_ended = TRUE;
+  /* A pause asked for as the crawl ended holds nothing. */
+  self->paused = FALSE;
+}
+
 static void
 explorer_model_updated_cb (CgSiteExplorer *explorer,
                            CgSiteModel    *snapshot,
@@ -240,12 +254,13 @@ cg_pipeline_explore (CgPipeline             *self,
   g_clear_object (&self->model);
   g_free (self->site_url);
   self->site_url = site_of (config->seeds[0]);
+  self->exploration_crawl_ended = FALSE;
+  g_signal_connect_object (cg_site_explorer_get_crawler (self->explorer), "finished",
+                           G_CALLBACK (exploration_crawl_finished_cb), self, 0);
   g_signal_connect_object (self->explorer, "finished", G_CALLBACK (explorer_finished_cb), self, 0);
   g_signal_connect_object (self->explorer, "model-updated", G_CALLBACK (explorer_model_updated_cb), self, 0);
-  /* Started first, so that those told of the stage see its crawl
-   * running (cg_pipeline_can_pause()). */
-  cg_site_explorer_start (self->explorer);
   set_stage (self, CG_PIPELINE_EXPLORING);
+  cg_site_explorer_start (self->explorer);
   return TRUE;
 }
 
@@ -855,8 +870,6 @@ cg_pipeline_is_busy (CgPipeline *self)
 gboolean
 cg_pipeline_can_pause (CgPipeline *self)
 {
-  CgCrawler *crawler;
-
   g_return_val_if_fail (CG_IS_PIPELINE (self), FALSE);
 
   if (self->stopping)
@@ -866,8 +879,7 @@ cg_pipeline_can_pause (CgPipeline *self)
   /* Once its crawl has ended, an exploration still learns and saves its
    * model, which cannot pause: a pause then would hold nothing, and would
    * be shown through the rendering and extraction that follow. */
-  crawler = self->explorer != NULL ? cg_site_explorer_get_crawler (self->explorer) : NULL;
-  return crawler != NULL && cg_crawler_is_running (crawler);
+  return self->explorer != NULL && !self->exploration_crawl_ended;
 }
 
 gboolean

@@ -953,6 +953,43 @@ count_records (CgProject   *project,
   return (guint) total;
 }
 
+/* Explores the test site served by @server with a sample of 30 pages and
+ * no renders (extraction learns from the archived pages, and WebKit is
+ * not needed), and waits for the extraction that follows to end; @e hears
+ * the pipeline's "finished". Returns the model the page shows. */
+static CgSiteModel *
+explore_without_renders (Fixture     *f,
+                         SoupServer  *server,
+                         Site        *site,
+                         Exploration *e)
+{
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = serve_site (server, site);
+  g_autofree char *no_renderer = g_find_program_in_path ("true");
+  CgLearnerParams params;
+  CgSiteModel *model;
+
+  g_assert_nonnull (no_renderer);
+  g_setenv ("CARTOGRAPH_CLI", no_renderer, TRUE);
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (url, " ", -1);
+  cg_crawl_config_disable_politeness (config);
+  cg_learner_params_init (&params);
+  params.max_pages = 30;
+  g_signal_connect (cg_project_page_get_pipeline (f->page), "finished", G_CALLBACK (finished_cb), e);
+
+  g_assert_true (cg_project_page_explore (f->page, config, &params, FALSE, &error));
+  g_assert_no_error (error);
+  cg_test_wait_for (is_finished, e, "the exploration and its extraction");
+  g_assert_false (e->cancelled);
+  g_assert_cmpint (e->finished_stage, ==, CG_PIPELINE_EXTRACTING);
+  model = cg_project_page_get_model (f->page);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (count_records (f->project, model), >, 0);
+  return model;
+}
+
 /* Extraction that could not read some archived pages (their WARC files
  * are gone) ends with a warning that says so, not with "The model is
  * ready". */
@@ -961,41 +998,20 @@ test_unreadable_pages (Fixture       *f,
                        gconstpointer  data)
 {
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
-  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL;
   g_autofree char *warc_dir = NULL;
-  g_autofree char *no_renderer = g_find_program_in_path ("true");
   g_autofree char *expected = NULL;
   CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
   Exploration e = { f->page };
   Site site = { FALSE, g_ptr_array_new () };
-  CgLearnerParams params;
   CgSiteModel *model;
   guint n_records, n_toasts, n_unreadable;
   const char *reported;
 
-  /* No renders: extraction learns from the archived pages, which is what
-   * this test is about, and WebKit is not needed. */
-  g_assert_nonnull (no_renderer);
-  g_setenv ("CARTOGRAPH_CLI", no_renderer, TRUE);
-  url = serve_site (server, &site);
-  g_strfreev (config->seeds);
-  config->seeds = g_strsplit (url, " ", -1);
-  cg_crawl_config_disable_politeness (config);
-  cg_learner_params_init (&params);
-  params.max_pages = 30;
-  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
-
-  g_assert_true (cg_project_page_explore (f->page, config, &params, FALSE, &error));
-  g_assert_no_error (error);
-  cg_test_wait_for (is_finished, &e, "the exploration and its extraction");
-  g_assert_false (e.cancelled);
-  g_assert_cmpint (e.finished_stage, ==, CG_PIPELINE_EXTRACTING);
-  model = cg_project_page_get_model (f->page);
-  g_assert_nonnull (model);
+  /* Extraction learns from the archived pages, which is what this test
+   * is about. */
+  model = explore_without_renders (f, server, &site, &e);
   n_records = count_records (f->project, model);
-  g_assert_cmpuint (n_records, >, 0);
   g_assert_cmpuint (cg_pipeline_get_n_unreadable_pages (pipeline), ==, 0);
   g_assert_cmpuint (f->errors->len, ==, 0);
   g_assert_cmpuint (f->toasts->len, >, 0);
@@ -1086,36 +1102,16 @@ test_extract_records (Fixture       *f,
                       gconstpointer  data)
 {
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
-  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) reopened = NULL;
-  g_autofree char *url = NULL;
-  g_autofree char *no_renderer = g_find_program_in_path ("true");
   CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
   Exploration e = { f->page };
   Site site = { FALSE, g_ptr_array_new () };
-  CgLearnerParams params;
   CgSiteModel *model;
   guint n_records;
 
-  /* No renders: extraction learns from the archived pages. */
-  g_assert_nonnull (no_renderer);
-  g_setenv ("CARTOGRAPH_CLI", no_renderer, TRUE);
-  url = serve_site (server, &site);
-  g_strfreev (config->seeds);
-  config->seeds = g_strsplit (url, " ", -1);
-  cg_crawl_config_disable_politeness (config);
-  cg_learner_params_init (&params);
-  params.max_pages = 30;
-  g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
-
-  g_assert_true (cg_project_page_explore (f->page, config, &params, FALSE, &error));
-  g_assert_no_error (error);
-  cg_test_wait_for (is_finished, &e, "the exploration and its extraction");
-  g_assert_false (e.cancelled);
-  model = cg_project_page_get_model (f->page);
+  model = explore_without_renders (f, server, &site, &e);
   n_records = count_records (f->project, model);
-  g_assert_cmpuint (n_records, >, 0);
   g_assert_false (offers_extraction (f));
 
   /* Extracting again, stopped at once. */
