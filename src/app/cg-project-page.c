@@ -781,6 +781,8 @@ update_model_summary (CgProjectPage *self)
       summary = g_strdup_printf (_("%s · records not all extracted"), shown);
     }
   gtk_label_set_label (self->model_summary_label, summary);
+  /* A narrow window cuts the summary short: the whole of it on hover. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_summary_label), summary);
 }
 
 /* Reads whether the shown model's records were extracted in full. One
