@@ -28,6 +28,9 @@
 
 #include "cg-crawl-lock.h"
 
+/* In the project folder. */
+#define LOCKS_FOLDER "locks"
+
 struct _CgCrawlLock
 {
   guint  ref_count;   /* under held_lock */
@@ -38,6 +41,16 @@ struct _CgCrawlLock
 /* The locks this process holds: lock file path → CgCrawlLock. */
 static GMutex held_lock;
 static GHashTable *held;
+
+/* The lock file of crawl @crawl_id in the folder of locks @locks_dir. */
+static char *
+lock_file_path (const char *locks_dir,
+                gint64      crawl_id)
+{
+  g_autofree char *name = g_strdup_printf ("crawl-%" PRId64 ".lock", crawl_id);
+
+  return g_build_filename (locks_dir, name, NULL);
+}
 
 /* Who holds the lock, as the holder wrote it: for the message only. */
 static char *
@@ -58,7 +71,6 @@ acquire (CgProject  *project,
          GError    **error)
 {
   g_autofree char *dir = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *path = NULL;
   g_autofree char *pid = NULL;
   CgCrawlLock *lock;
@@ -66,7 +78,7 @@ acquire (CgProject  *project,
 
   g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
 
-  dir = g_build_filename (cg_project_get_folder (project), "locks", NULL);
+  dir = g_build_filename (cg_project_get_folder (project), LOCKS_FOLDER, NULL);
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int saved = errno;
@@ -87,8 +99,7 @@ acquire (CgProject  *project,
         free (real);
       }
   }
-  name = g_strdup_printf ("crawl-%" PRId64 ".lock", crawl_id);
-  path = g_build_filename (dir, name, NULL);
+  path = lock_file_path (dir, crawl_id);
 
   g_mutex_lock (&held_lock);
   if (held == NULL)
@@ -178,8 +189,8 @@ gboolean
 cg_crawl_lock_is_held (CgProject *project,
                        gint64     crawl_id)
 {
-  g_autofree char *name = g_strdup_printf ("crawl-%" PRId64 ".lock", crawl_id);
-  g_autofree char *path = g_build_filename (cg_project_get_folder (project), "locks", name, NULL);
+  g_autofree char *dir = g_build_filename (cg_project_get_folder (project), LOCKS_FOLDER, NULL);
+  g_autofree char *path = lock_file_path (dir, crawl_id);
   gboolean is_held;
   int fd;
 
