@@ -525,8 +525,6 @@ start_rendering (CgPipeline  *self,
   g_autoptr(GError) error = NULL;
 
   self->cancellable = g_cancellable_new ();
-  /* No crawl runs from here on, so nothing is paused. */
-  self->paused = FALSE;
   set_stage (self, CG_PIPELINE_RENDERING);
   if (start_render_process (self, model, &error))
     return;
