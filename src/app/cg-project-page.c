@@ -1457,6 +1457,34 @@ cg_project_page_explore_stored (CgProjectPage  *self,
   return TRUE;
 }
 
+/* The settings (JSON) stored with the crawl that made the shown model;
+ * NULL with @error when they cannot be read, and NULL without for a model
+ * no crawl made (one imported from a file). */
+static char *
+model_crawl_settings (CgProjectPage  *self,
+                      GError        **error)
+{
+  CgStore *store = cg_project_get_store (self->project);
+  gint64 crawl_id = cg_site_model_get_crawl_id (self->model);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (crawl_id <= 0)
+    return NULL;
+  stmt = cg_store_prepare (store, "SELECT config FROM crawls WHERE id = ?1", error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (rc == SQLITE_DONE)
+    g_set_error_literal (error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND, _("the project no longer has that crawl"));
+  else
+    cg_store_set_error (store, rc, error);
+  return NULL;
+}
+
 /* The harvest fetches as politely as the exploration that made the model
  * did: its stored settings, without its seeds (the harvest starts from
  * the model's site). @out_config is NULL for a model no crawl made (one
@@ -1469,34 +1497,21 @@ config_of_model_crawl (CgProjectPage  *self,
                        CgCrawlConfig **out_config,
                        GError        **error)
 {
-  CgStore *store = cg_project_get_store (self->project);
-  gint64 crawl_id = cg_site_model_get_crawl_id (self->model);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *json = model_crawl_settings (self, &local_error);
   CgCrawlConfig *config = NULL;
-  int rc;
 
   *out_config = NULL;
-  if (crawl_id <= 0)
+  if (json == NULL && local_error == NULL)
     return TRUE;
-  stmt = cg_store_prepare (store, "SELECT config FROM crawls WHERE id = ?1", &local_error);
-  if (stmt != NULL)
-    {
-      sqlite3_bind_int64 (stmt, 1, crawl_id);
-      rc = sqlite3_step (stmt);
-      if (rc == SQLITE_ROW)
-        config = cg_crawl_config_from_json ((const char *) sqlite3_column_text (stmt, 0), &local_error);
-      else if (rc == SQLITE_DONE)
-        g_set_error_literal (&local_error, CG_STORE_ERROR, CG_STORE_ERROR_NOT_FOUND,
-                             _("the project no longer has that crawl"));
-      else
-        cg_store_set_error (store, rc, &local_error);
-    }
+  if (json != NULL)
+    config = cg_crawl_config_from_json (json, &local_error);
   if (config == NULL)
     {
       g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
                                   /* Translators: the number of the crawl that made the model; why follows. */
-                                  _("The settings of exploration %" PRId64 " cannot be read: "), crawl_id);
+                                  _("The settings of exploration %" PRId64 " cannot be read: "),
+                                  cg_site_model_get_crawl_id (self->model));
       return FALSE;
     }
   g_clear_pointer (&config->seeds, g_strfreev);
@@ -1588,22 +1603,18 @@ explore_activated (GtkWidget  *widget,
     report_error (self, _("Cannot Explore the Site"), error->message);
 }
 
-/* Whether the exploration that learned @model rendered its samples with
- * JavaScript, as the New Crawl dialog stored it (TRUE when unknown). */
+/* Whether the exploration that learned the shown model rendered its
+ * samples with JavaScript, as the New Crawl dialog stored it (TRUE when
+ * unknown). */
 static gboolean
-model_uses_javascript (CgProjectPage *self,
-                       CgSiteModel   *model)
+model_uses_javascript (CgProjectPage *self)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *json = model_crawl_settings (self, NULL);
   CgLearnerParams params;
   gboolean javascript = TRUE;
 
-  stmt = cg_store_prepare (cg_project_get_store (self->project), "SELECT config FROM crawls WHERE id = ?1", NULL);
-  if (stmt == NULL)
-    return javascript;
-  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_crawl_id (model));
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    read_explore_extras ((const char *) sqlite3_column_text (stmt, 0), &params, &javascript);
+  if (json != NULL)
+    read_explore_extras (json, &params, &javascript);
   return javascript;
 }
 
@@ -1614,7 +1625,7 @@ cg_project_page_extract_records (CgProjectPage  *self,
   g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
   g_return_val_if_fail (self->model != NULL && self->pipeline != NULL, FALSE);
 
-  if (!cg_pipeline_prepare_model (self->pipeline, self->model, model_uses_javascript (self, self->model), error))
+  if (!cg_pipeline_prepare_model (self->pipeline, self->model, model_uses_javascript (self), error))
     return FALSE;
   adw_view_stack_set_visible_child_name (self->view_stack, "crawl");
   return TRUE;
