@@ -38,6 +38,16 @@ has_window (gpointer user_data)
   return gtk_application_get_active_window (GTK_APPLICATION (test->app)) != NULL;
 }
 
+/* Waits for the application's window, which test->window then follows
+ * until it goes. */
+static void
+wait_for_window (QuitTest *test)
+{
+  cg_test_wait_for (has_window, test, "the application's window");
+  test->window = CG_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test->app)));
+  g_object_add_weak_pointer (G_OBJECT (test->window), (gpointer *) &test->window);
+}
+
 static AdwMessageDialog *
 stop_question (QuitTest *test)
 {
@@ -51,9 +61,7 @@ start_demo (QuitTest *test)
 {
   CgProject *project;
 
-  cg_test_wait_for (has_window, test, "the application's window");
-  test->window = CG_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test->app)));
-  g_object_add_weak_pointer (G_OBJECT (test->window), (gpointer *) &test->window);
+  wait_for_window (test);
 
   cg_window_try_demo (test->window);
   cg_test_wait_for ((CgTestCondition) cg_window_is_busy, test->window, "the demo to explore");
@@ -222,9 +230,7 @@ quit_while_rendering_cb (gpointer user_data)
   g_autoptr(GError) error = NULL;
   CgLearnerParams params;
 
-  cg_test_wait_for (has_window, test, "the application's window");
-  test->window = CG_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test->app)));
-  g_object_add_weak_pointer (G_OBJECT (test->window), (gpointer *) &test->window);
+  wait_for_window (test);
 
   /* A small exploration of the demo site, politeness off. */
   test->project_folder = g_build_filename (g_get_home_dir (), "quit-while-rendering", NULL);
