@@ -775,6 +775,21 @@ harvester_finished_cb (CgHarvester  *harvester,
     finish (self, end == CG_CRAWL_END_STOPPED, NULL);
 }
 
+/* Runs the harvester made for a new or a resumed harvest. */
+static void
+start_harvester (CgPipeline *self)
+{
+  CgSiteModel *model = cg_harvester_get_model (self->harvester);
+
+  reset_counts (self);
+  g_set_object (&self->model, model);
+  g_free (self->site_url);
+  self->site_url = g_strdup (cg_site_model_get_site (model));
+  g_signal_connect_object (self->harvester, "finished", G_CALLBACK (harvester_finished_cb), self, 0);
+  set_stage (self, CG_PIPELINE_HARVESTING);
+  cg_harvester_start (self->harvester);
+}
+
 gboolean
 cg_pipeline_harvest (CgPipeline              *self,
                      CgSiteModel             *model,
@@ -789,13 +804,23 @@ cg_pipeline_harvest (CgPipeline              *self,
   self->harvester = cg_harvester_new (self->project, model, options, error);
   if (self->harvester == NULL)
     return FALSE;
-  reset_counts (self);
-  g_set_object (&self->model, model);
-  g_free (self->site_url);
-  self->site_url = g_strdup (cg_site_model_get_site (model));
-  g_signal_connect_object (self->harvester, "finished", G_CALLBACK (harvester_finished_cb), self, 0);
-  set_stage (self, CG_PIPELINE_HARVESTING);
-  cg_harvester_start (self->harvester);
+  start_harvester (self);
+  return TRUE;
+}
+
+gboolean
+cg_pipeline_resume_harvest (CgPipeline  *self,
+                            gint64       crawl_id,
+                            GError     **error)
+{
+  g_return_val_if_fail (CG_IS_PIPELINE (self), FALSE);
+
+  if (!check_idle (self, error))
+    return FALSE;
+  self->harvester = cg_harvester_new_for_crawl (self->project, crawl_id, error);
+  if (self->harvester == NULL)
+    return FALSE;
+  start_harvester (self);
   return TRUE;
 }
 

@@ -90,6 +90,11 @@ gboolean         cg_pipeline_harvest        (CgPipeline            *self,
                                              CgSiteModel           *model,
                                              const CgHarvestOptions *options,
                                              GError               **error);
+/* Resumes harvest @crawl_id of the project where its last run stopped,
+ * with its own options and model. */
+gboolean         cg_pipeline_resume_harvest (CgPipeline            *self,
+                                             gint64                 crawl_id,
+                                             GError               **error);
 
 void             cg_pipeline_pause          (CgPipeline            *self);
 void             cg_pipeline_resume         (CgPipeline            *self);

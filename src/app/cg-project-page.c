@@ -53,6 +53,11 @@ struct _CgProjectPage
    * Extract Records finishes them. */
   gboolean         model_extracted;
 
+  /* The project's newest harvest when it can go on where it stopped (0:
+   * none), and the Resume button on its row in the crawls list. */
+  gint64           resumable_harvest;
+  GtkWidget       *resume_harvest_button;
+
   AdwViewStack        *view_stack;
   GtkStack            *model_stack;
   AdwStatusPage       *model_working_page;
@@ -135,6 +140,8 @@ update_actions (CgProjectPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.explore", self->project != NULL && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.harvest", self->model != NULL && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.extract-records", self->model != NULL && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.resume-harvest",
+                                 self->project != NULL && self->resumable_harvest > 0 && !busy);
   gtk_widget_set_visible (self->extract_records_button, self->model != NULL && !self->model_extracted && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.pause", can_pause && !paused);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "crawl.resume", can_pause && paused);
@@ -178,6 +185,8 @@ describe_state (const char *state)
     return _("Finished");
   if (g_strcmp0 (state, "stopped") == 0)
     return _("Stopped");
+  if (g_strcmp0 (state, "limit") == 0)
+    return _("Stopped at its limit");
   if (g_strcmp0 (state, "failed") == 0)
     return _("Failed");
   return state;
@@ -231,6 +240,34 @@ truncate_list (GtkListBox *list,
     gtk_list_box_remove (list, GTK_WIDGET (row));
 }
 
+/* Whether a harvest in @state can go on where it stopped: it was stopped,
+ * its process was killed, or it failed (a server that was down may be up
+ * again). A harvest that reached its limit would stop again at once. */
+static gboolean
+harvest_can_resume (const char *state)
+{
+  return g_strcmp0 (state, "stopped") == 0 || g_strcmp0 (state, "interrupted") == 0 ||
+         g_strcmp0 (state, "failed") == 0;
+}
+
+/* Puts the Resume button on the @index-th row of the crawls list, or
+ * takes it off the list when @index is -1. */
+static void
+place_resume_harvest_button (CgProjectPage *self,
+                             int            index)
+{
+  GtkWidget *button = self->resume_harvest_button;
+  GtkWidget *current = gtk_widget_get_ancestor (button, ADW_TYPE_ACTION_ROW);
+  GtkWidget *wanted = index >= 0 ? GTK_WIDGET (gtk_list_box_get_row_at_index (self->crawl_list, index)) : NULL;
+
+  if (current == wanted)
+    return;
+  if (current != NULL)
+    adw_action_row_remove (ADW_ACTION_ROW (current), button);
+  if (wanted != NULL)
+    adw_action_row_add_suffix (ADW_ACTION_ROW (wanted), button);
+}
+
 /* Fails when the crawls cannot be read, keeping the rows shown before:
  * "No crawls yet" would say the project lost its crawls. */
 static gboolean
@@ -241,10 +278,16 @@ reload_crawls (CgProjectPage  *self,
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) subtitles = g_ptr_array_new_with_free_func (g_free);
+  gboolean busy = self->pipeline != NULL && cg_pipeline_is_busy (self->pipeline);
+  gboolean newest_harvest_seen = FALSE;
+  gint64 resumable_harvest = 0;
+  int resumable_row = -1;
   int rc;
 
   if (self->project == NULL)
     {
+      place_resume_harvest_button (self, -1);
+      self->resumable_harvest = 0;
       clear_list (self->crawl_list);
       return TRUE;
     }
@@ -272,6 +315,17 @@ reload_crawls (CgProjectPage  *self,
 
       if (g_strcmp0 (state, "running") == 0 && !cg_crawl_lock_is_held (self->project, crawl_id))
         state = "interrupted";
+      /* Only the newest harvest resumes (as with cartograph-cli harvest
+       * --resume), and not while this window runs something. */
+      if (g_strcmp0 (kind, "harvest") == 0 && !newest_harvest_seen)
+        {
+          newest_harvest_seen = TRUE;
+          if (!busy && harvest_can_resume (state))
+            {
+              resumable_harvest = crawl_id;
+              resumable_row = (int) titles->len;
+            }
+        }
       g_ptr_array_add (titles, g_strdup (seed != NULL ? seed : ""));
       /* Translators: a crawl's kind, its state and when it was created. */
       g_ptr_array_add (subtitles, g_strdup_printf (_("%s · %s · %s"),
@@ -287,7 +341,10 @@ reload_crawls (CgProjectPage  *self,
     set_plain_row (self->crawl_list, i, g_ptr_array_index (titles, i), g_ptr_array_index (subtitles, i));
   if (titles->len == 0)
     set_plain_row (self->crawl_list, 0, _("No crawls yet"), "");
+  place_resume_harvest_button (self, resumable_row);
   truncate_list (self->crawl_list, MAX (titles->len, 1));
+  self->resumable_harvest = resumable_harvest;
+  update_actions (self);
   return TRUE;
 }
 
@@ -1555,6 +1612,24 @@ cg_project_page_start_harvest (CgProjectPage      *self,
   return TRUE;
 }
 
+gboolean
+cg_project_page_resume_harvest (CgProjectPage  *self,
+                                GError        **error)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+
+  if (self->project == NULL || self->resumable_harvest <= 0)
+    {
+      g_set_error_literal (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
+                           _("There is no stopped harvest to resume"));
+      return FALSE;
+    }
+  if (!cg_pipeline_resume_harvest (self->pipeline, self->resumable_harvest, error))
+    return FALSE;
+  adw_view_stack_set_visible_child_name (self->view_stack, "crawl");
+  return TRUE;
+}
+
 void
 cg_project_page_toggle_pause (CgProjectPage *self)
 {
@@ -1655,6 +1730,23 @@ harvest_activated (GtkWidget  *widget,
 
   if (!cg_project_page_start_harvest (self, strategy, gtk_editable_get_text (GTK_EDITABLE (self->like_row)), &error))
     report_error (self, _("Cannot Start the Harvest"), error->message);
+}
+
+static void
+resume_harvest_activated (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  CgProjectPage *self = CG_PROJECT_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!cg_project_page_resume_harvest (self, &error))
+    {
+      report_error (self, _("Cannot Resume the Harvest"), error->message);
+      /* What stood in the way (another process took the harvest up, say)
+       * shows in the list. */
+      refresh_crawls (self);
+    }
 }
 
 static void
@@ -1923,6 +2015,7 @@ cg_project_page_dispose (GObject *object)
   g_clear_pointer (&self->site_url, g_free);
   g_clear_pointer (&self->explore_config, cg_crawl_config_free);
   g_clear_pointer (&self->compare_versions, g_array_unref);
+  g_clear_object (&self->resume_harvest_button);
 
   G_OBJECT_CLASS (cg_project_page_parent_class)->dispose (object);
 }
@@ -1971,6 +2064,7 @@ cg_project_page_class_init (CgProjectPageClass *klass)
   gtk_widget_class_install_action (widget_class, "project.explore", NULL, explore_activated);
   gtk_widget_class_install_action (widget_class, "project.harvest", NULL, harvest_activated);
   gtk_widget_class_install_action (widget_class, "project.extract-records", NULL, extract_records_activated);
+  gtk_widget_class_install_action (widget_class, "project.resume-harvest", NULL, resume_harvest_activated);
   gtk_widget_class_install_action (widget_class, "crawl.pause", NULL, pause_activated);
   gtk_widget_class_install_action (widget_class, "crawl.resume", NULL, resume_activated);
   gtk_widget_class_install_action (widget_class, "crawl.stop", NULL, stop_activated);
@@ -1998,6 +2092,12 @@ cg_project_page_init (CgProjectPage *self)
   }
   self->explore_javascript = TRUE;
   self->model_extracted = TRUE;
+  /* Kept by the page: it moves from row to row as the crawls list is
+   * rebuilt. */
+  self->resume_harvest_button = g_object_ref_sink (gtk_button_new_with_mnemonic (_("_Resume")));
+  gtk_widget_set_valign (self->resume_harvest_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (self->resume_harvest_button, _("Go on with this harvest where it stopped"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->resume_harvest_button), "project.resume-harvest");
   g_signal_connect_object (self->graph, "class-activated", G_CALLBACK (graph_class_activated_cb), self, 0);
   g_signal_connect_object (self->version_dropdown, "notify::selected", G_CALLBACK (version_selected_cb), self,
                            G_CONNECT_SWAPPED);

@@ -70,6 +70,10 @@ gboolean        cg_project_page_start_harvest     (CgProjectPage         *self,
                                                    CgHarvestStrategy      strategy,
                                                    const char            *like_url,
                                                    GError               **error);
+/* Resumes the project's newest harvest where it stopped (after a stop, a
+ * quit, a failure or a killed process), as the crawls list offers. */
+gboolean        cg_project_page_resume_harvest    (CgProjectPage         *self,
+                                                   GError               **error);
 void            cg_project_page_toggle_pause      (CgProjectPage         *self);
 void            cg_project_page_stop              (CgProjectPage         *self);
 

@@ -1186,6 +1186,138 @@ test_interrupted_crawl (Fixture       *f,
   cg_crawl_lock_release (lock);
 }
 
+/* The state of crawl @crawl_id, as stored. */
+static char *
+crawl_state (CgProject *project,
+             gint64     crawl_id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (cg_project_get_store (project),
+                                                   "SELECT state FROM crawls WHERE id = ?1", &error);
+
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+}
+
+/* One harvest run to its end; the pipeline's "finished" handler of @e is
+ * connected already. */
+static gint64
+harvest_to_end (Fixture     *f,
+                Exploration *e)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 crawl_id;
+
+  e->finished = FALSE;
+  g_assert_true (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error));
+  g_assert_no_error (error);
+  crawl_id = cg_harvester_get_crawl_id (cg_pipeline_get_harvester (cg_project_page_get_pipeline (f->page)));
+  cg_test_wait_for (is_finished, e, "the harvest");
+  g_assert_false (e->cancelled);
+  return crawl_id;
+}
+
+static gboolean
+site_holds_a_request (gpointer user_data)
+{
+  return ((Site *) user_data)->held->len > 0;
+}
+
+/* A harvest that was stopped (or cut off by a quit, or killed) goes on
+ * from the crawls list where it stopped, and fetches no page twice. */
+static void
+test_resume_harvest (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(sqlite3_stmt) twice = NULL;
+  g_autoptr(sqlite3_stmt) fetched = NULL;
+  g_autofree char *state = NULL;
+  CgPipeline *pipeline = cg_project_page_get_pipeline (f->page);
+  Exploration e = { f->page };
+  Site site = { FALSE, g_ptr_array_new () };
+  GtkWidget *resume;
+  GtkWidget *row;
+  gint64 first, second;
+
+  explore_without_renders (f, server, &site, &e);
+  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_false (cg_project_page_resume_harvest (f->page, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_clear_error (&error);
+
+  /* A harvest that ends has nothing to resume. The first reads the
+   * exploration's pages back; the second fetches every page again. */
+  first = harvest_to_end (f, &e);
+  state = crawl_state (f->project, first);
+  g_assert_cmpstr (state, ==, "finished");
+  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+
+  /* The second is stopped while the site holds its first request. */
+  site.hold = TRUE;
+  e.finished = FALSE;
+  g_assert_true (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error));
+  g_assert_no_error (error);
+  second = cg_harvester_get_crawl_id (cg_pipeline_get_harvester (pipeline));
+  g_assert_cmpint (second, >, first);
+  cg_test_wait_for (site_holds_a_request, &site, "a request of the harvest");
+  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  cg_project_page_stop (f->page);
+  cg_test_wait_for (is_finished, &e, "the harvest to stop");
+  g_assert_true (e.cancelled);
+  g_clear_pointer (&state, g_free);
+  state = crawl_state (f->project, second);
+  g_assert_cmpstr (state, ==, "stopped");
+  release_site (&site);
+
+  /* Its row, and only its row, offers Resume. */
+  resume = cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest");
+  g_assert_nonnull (resume);
+  row = gtk_widget_get_ancestor (resume, ADW_TYPE_ACTION_ROW);
+  g_assert_nonnull (row);
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Harvest · Stopped · "));
+  g_assert_true (gtk_widget_get_prev_sibling (row) == NULL);
+  g_assert_true (action_enabled (f->page, "project.resume-harvest"));
+
+  /* Resumed, it is the same harvest, and it ends. */
+  e.finished = FALSE;
+  g_assert_true (gtk_widget_activate_action (resume, "project.resume-harvest", NULL));
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_HARVESTING);
+  g_assert_cmpint (cg_harvester_get_crawl_id (cg_pipeline_get_harvester (pipeline)), ==, second);
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "crawl");
+  cg_test_iterate ();
+  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  cg_test_wait_for (is_finished, &e, "the resumed harvest");
+  g_assert_false (e.cancelled);
+  g_clear_pointer (&state, g_free);
+  state = crawl_state (f->project, second);
+  g_assert_cmpstr (state, ==, "finished");
+  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_cmpuint (f->errors->len, ==, 0);
+
+  /* Every page of the site (home, two categories, twelve books) was
+   * fetched by it, none twice. */
+  fetched = cg_store_prepare (cg_project_get_store (f->project),
+                              "SELECT count(DISTINCT url_id) FROM fetches WHERE crawl_id = ?1 AND status = 200", &error);
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (fetched, 1, second);
+  g_assert_cmpint (sqlite3_step (fetched), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (fetched, 0), >=, 15);
+  twice = cg_store_prepare (cg_project_get_store (f->project),
+                            "SELECT url_id FROM fetches WHERE crawl_id = ?1 AND status = 200 "
+                            "GROUP BY url_id HAVING count(*) > 1",
+                            &error);
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (twice, 1, second);
+  g_assert_cmpint (sqlite3_step (twice), ==, SQLITE_DONE);
+
+  g_signal_handlers_disconnect_by_data (pipeline, &e);
+  g_ptr_array_unref (site.held);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1206,6 +1338,8 @@ main (int argc, char **argv)
               fixture_set_up, test_stop_exploration, fixture_tear_down);
   g_test_add ("/project-page/explore-from-crawl", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_explore_from_crawl, fixture_tear_down);
+  g_test_add ("/project-page/resume-harvest", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_resume_harvest, fixture_tear_down);
   g_test_add ("/project-page/interrupted-crawl", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_interrupted_crawl, fixture_tear_down);
   g_test_add ("/project-page/extract-records", Fixture, GINT_TO_POINTER (FALSE),
