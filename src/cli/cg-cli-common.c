@@ -310,6 +310,10 @@ cg_cli_find_option_besides (char               **args,
        * with "-", which the options refused here never need. */
       if (args[i][0] != '-' || args[i][1] == '\0')
         continue;
+      /* No option is named by a digit: "-2" is the value of the option
+       * before it (--delay -2), refused by that option's own check. */
+      if (g_ascii_isdigit (args[i][1]))
+        continue;
       /* "--name=value" and "--name value"; "-nVALUE" and "-n VALUE". */
       name = args[i][1] == '-' ? g_strndup (args[i], strcspn (args[i], "=")) : g_strndup (args[i], 2);
       if (!g_strv_contains (allowed, name))

@@ -21,6 +21,7 @@
 typedef struct {
   CgCliRun    run;
   CgCrawler  *crawler;
+  const char *folder;
 } CrawlCli;
 
 static gboolean
@@ -105,6 +106,10 @@ finished_cb (CgCrawler    *crawler,
   if (cli->run.terminal && !cli->run.quiet)
     fprintf (stderr, "\n");
   cg_cli_run_finish (&cli->run, end, error);
+  if (end == CG_CRAWL_END_LIMIT && !cli->run.quiet)
+    fprintf (stderr, _("To go further, resume it with a higher limit: "
+                       "cartograph-cli crawl --resume --max-pages N --project %s\n"),
+             cli->folder);
 }
 
 static void
@@ -139,6 +144,9 @@ cg_cli_crawl (int    argc,
   g_auto(GStrv) excludes = NULL;
   g_auto(GStrv) surt_prefixes = NULL;
   gboolean resume = FALSE, cookies = FALSE, quiet = FALSE;
+  /* --resume with new limits or politeness. */
+  gboolean changes = FALSE;
+  guint64 resumed_max_bytes = 0;
   /* The smallest values mark "not given", so that a negative value the
    * user typed is refused instead of taken for "not given". */
   int max_depth = G_MININT, compression = G_MININT;
@@ -192,16 +200,25 @@ cg_cli_crawl (int    argc,
     }
   if (resume)
     {
-      static const char * const allowed[] = { "--project", "-p", "--resume", "--quiet", "-q", NULL };
-      g_autofree char *refused = cg_cli_find_option_besides (given, allowed);
+      static const char * const own[] = { "--project", "-p", "--resume", "--quiet", "-q", "--max-bytes", NULL };
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) allowed = NULL;
+      g_autofree char *refused = NULL;
 
+      g_strv_builder_addv (builder, (const char **) own);
+      g_strv_builder_addv (builder, (const char **) cg_cli_fetch_options_resumable);
+      allowed = g_strv_builder_end (builder);
+      refused = cg_cli_find_option_besides (given, (const char * const *) allowed);
       if (refused != NULL)
         {
-          cg_cli_print_error (_("--resume continues the crawl with the settings it was started with: "
-                                "%s cannot be given with it"),
+          cg_cli_print_error (_("--resume continues the crawl with the settings it was started with, "
+                                "but for its limits and its politeness: %s cannot be given with it"),
                               refused);
           return CG_CLI_EXIT_USAGE;
         }
+      if (!cg_cli_fetch_options_check (&fetch_options) || !take_size_option (max_bytes, &resumed_max_bytes))
+        return CG_CLI_EXIT_USAGE;
+      changes = cg_cli_find_option_besides (given, own) != NULL || max_bytes != NULL;
     }
   if (!resume && argc < 2)
     {
@@ -277,7 +294,19 @@ cg_cli_crawl (int    argc,
     {
       gint64 crawl_id = cg_crawler_find_resumable (project, &error);
 
-      crawler = crawl_id > 0 ? cg_crawler_new_for_crawl (project, crawl_id, &error) : NULL;
+      if (crawl_id > 0 && changes)
+        {
+          config = cg_crawler_load_config (project, crawl_id, &error);
+          if (config != NULL)
+            {
+              cg_cli_fetch_options_apply_resumable (&fetch_options, config);
+              if (max_bytes != NULL)
+                config->max_bytes = resumed_max_bytes;
+              crawler = cg_crawler_new_for_crawl_with_config (project, crawl_id, config, &error);
+            }
+        }
+      else if (crawl_id > 0)
+        crawler = cg_crawler_new_for_crawl (project, crawl_id, &error);
     }
   else
     crawler = cg_crawler_new (project, config, &error);
@@ -288,6 +317,7 @@ cg_cli_crawl (int    argc,
     }
 
   cli.crawler = crawler;
+  cli.folder = folder;
   cg_cli_run_init (&cli.run, quiet, stop_cb, &cli);
   g_signal_connect (crawler, "progress", G_CALLBACK (progress_cb), &cli);
   g_signal_connect (crawler, "event", G_CALLBACK (event_cb), &cli);

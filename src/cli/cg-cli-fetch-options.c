@@ -92,26 +92,20 @@ cg_cli_fetch_options_check (CgCliFetchOptions *self)
   return TRUE;
 }
 
+/* The options cg_cli_fetch_options_apply_resumable() reads. */
+const char * const cg_cli_fetch_options_resumable[] = {
+  "--max-pages", "--max-duration", "--delay", "--delay-factor", "--max-delay", "--per-host",
+  "--connections", "--no-politeness", "--bandwidth", "--timeout", NULL
+};
+
 void
-cg_cli_fetch_options_apply (CgCliFetchOptions *self,
-                            CgCrawlConfig     *config)
+cg_cli_fetch_options_apply_resumable (CgCliFetchOptions *self,
+                                      CgCrawlConfig     *config)
 {
   if (self->max_pages > 0)
     config->max_pages = (guint64) self->max_pages;
   if (self->max_duration > 0)
     config->max_duration = (guint64) self->max_duration;
-  config->requisites = !self->no_requisites;
-  config->obey_robots = !self->ignore_robots;
-  if (self->user_agent != NULL)
-    {
-      g_free (config->user_agent);
-      config->user_agent = g_steal_pointer (&self->user_agent);
-    }
-  if (self->contact != NULL)
-    {
-      g_free (config->contact);
-      config->contact = g_steal_pointer (&self->contact);
-    }
   if (self->bandwidth != NULL)
     {
       g_free (config->bandwidth);
@@ -133,4 +127,23 @@ cg_cli_fetch_options_apply (CgCliFetchOptions *self,
     config->max_per_host = (guint) self->per_host;
   if (self->timeout > 0)
     config->timeout = (guint) self->timeout;
+}
+
+void
+cg_cli_fetch_options_apply (CgCliFetchOptions *self,
+                            CgCrawlConfig     *config)
+{
+  config->requisites = !self->no_requisites;
+  config->obey_robots = !self->ignore_robots;
+  if (self->user_agent != NULL)
+    {
+      g_free (config->user_agent);
+      config->user_agent = g_steal_pointer (&self->user_agent);
+    }
+  if (self->contact != NULL)
+    {
+      g_free (config->contact);
+      config->contact = g_steal_pointer (&self->contact);
+    }
+  cg_cli_fetch_options_apply_resumable (self, config);
 }

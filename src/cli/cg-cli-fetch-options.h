@@ -55,6 +55,12 @@ gboolean cg_cli_fetch_options_check (CgCliFetchOptions *self);
 void     cg_cli_fetch_options_apply (CgCliFetchOptions *self,
                                      CgCrawlConfig     *config);
 
+/* The options a resumed crawl may change (its limits and politeness; see
+ * cg_crawl_config_check_resume_change()), and what they set in @config. */
+extern const char * const cg_cli_fetch_options_resumable[];
+void     cg_cli_fetch_options_apply_resumable (CgCliFetchOptions *self,
+                                               CgCrawlConfig     *config);
+
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CgCliFetchOptions, cg_cli_fetch_options_clear)
 
 G_END_DECLS

@@ -196,6 +196,79 @@ cg_crawl_config_build_scope (const CgCrawlConfig  *config,
   return g_steal_pointer (&scope);
 }
 
+static gboolean
+same_texts (const char * const *a,
+            const char * const *b)
+{
+  static const char * const none[] = { NULL };
+
+  return g_strv_equal (a != NULL ? a : none, b != NULL ? b : none);
+}
+
+/**
+ * cg_crawl_config_check_resume_change:
+ * @stored: the settings a crawl ran with
+ * @changed: the settings it is to resume with
+ *
+ * Whether a crawl may resume with @changed: only its limits (pages,
+ * bytes, duration) and its politeness (delays, requests per host,
+ * connections, bandwidth, timeout) may change. Everything else decided
+ * what the crawl queued, skipped and wrote so far (its seeds and scope,
+ * robots.txt, requisites, identity, WARC settings), and a change would
+ * leave the crawl half one thing and half another: the error names the
+ * first such setting that differs.
+ */
+gboolean
+cg_crawl_config_check_resume_change (const CgCrawlConfig  *stored,
+                                     const CgCrawlConfig  *changed,
+                                     GError              **error)
+{
+  const char *fixed = NULL;
+
+  g_return_val_if_fail (stored != NULL && changed != NULL, FALSE);
+
+  /* Translators: the settings named in “The %s of a crawl cannot change
+   * when it resumes…”. */
+  if (!same_texts ((const char * const *) stored->seeds, (const char * const *) changed->seeds))
+    fixed = _("seed URLs");
+  else if (stored->scope_mode != changed->scope_mode)
+    fixed = _("scope");
+  else if (!same_texts ((const char * const *) stored->include_regexes, (const char * const *) changed->include_regexes))
+    fixed = _("include patterns");
+  else if (!same_texts ((const char * const *) stored->exclude_regexes, (const char * const *) changed->exclude_regexes))
+    fixed = _("exclude patterns");
+  else if (!same_texts ((const char * const *) stored->surt_prefixes, (const char * const *) changed->surt_prefixes))
+    fixed = _("SURT prefixes");
+  /* URLs already found too deep were recorded as skipped: a new depth
+   * would not bring them back. */
+  else if (stored->max_depth != changed->max_depth)
+    fixed = _("maximum depth");
+  else if (stored->requisites != changed->requisites)
+    fixed = _("page requisites setting");
+  else if (stored->obey_robots != changed->obey_robots)
+    fixed = _("robots.txt policy");
+  else if (stored->cookies != changed->cookies)
+    fixed = _("cookies setting");
+  else if (g_strcmp0 (stored->user_agent, changed->user_agent) != 0)
+    fixed = _("User-Agent");
+  else if (g_strcmp0 (stored->contact, changed->contact) != 0)
+    fixed = _("contact URL");
+  else if (stored->max_body_size != changed->max_body_size)
+    fixed = _("maximum body size");
+  else if (g_strcmp0 (stored->warc_prefix, changed->warc_prefix) != 0)
+    fixed = _("WARC prefix");
+  else if (stored->warc_max_size != changed->warc_max_size)
+    fixed = _("WARC file size");
+  else if (stored->digest != changed->digest)
+    fixed = _("digest algorithm");
+  else if (stored->compression_level != changed->compression_level)
+    fixed = _("compression level");
+  if (fixed != NULL)
+    return invalid (error, _("The %s of a crawl cannot change when it resumes: only its limits and its politeness can"),
+                    fixed);
+  return cg_crawl_config_validate (changed, error);
+}
+
 /* Checks everything that can be checked before the crawl starts, so that a
  * mistake is reported at once and names the setting, and a crawl that
  * could not run is never recorded. */

@@ -71,6 +71,9 @@ CgScope       *cg_crawl_config_build_scope (const CgCrawlConfig *config,
                                            GError             **error);
 gboolean       cg_crawl_config_validate   (const CgCrawlConfig *config,
                                            GError             **error);
+gboolean       cg_crawl_config_check_resume_change (const CgCrawlConfig *stored,
+                                                   const CgCrawlConfig *changed,
+                                                   GError             **error);
 char          *cg_crawl_config_to_json    (const CgCrawlConfig *config);
 JsonNode      *cg_crawl_config_to_json_node (const CgCrawlConfig *config);
 CgCrawlConfig *cg_crawl_config_from_json  (const char          *json,

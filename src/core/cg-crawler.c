@@ -2875,6 +2875,72 @@ cg_crawler_new_for_crawl (CgProject  *project,
   return crawler_new (project, config, crawl_id, error);
 }
 
+/* Stores @config as the settings of crawl @crawl_id. */
+static gboolean
+store_crawl_config (CgProject            *project,
+                    gint64                crawl_id,
+                    const CgCrawlConfig  *config,
+                    GError              **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_autofree char *json = cg_crawl_config_to_json (config);
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (store, "UPDATE crawls SET config = ?2 WHERE id = ?1", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  sqlite3_bind_text (stmt, 2, json, -1, SQLITE_STATIC);
+  return cg_store_step_done (store, stmt, error);
+}
+
+/**
+ * cg_crawler_load_config:
+ *
+ * The settings crawl @crawl_id of @project runs with, to be changed for
+ * cg_crawler_new_for_crawl_with_config().
+ */
+CgCrawlConfig *
+cg_crawler_load_config (CgProject  *project,
+                        gint64      crawl_id,
+                        GError    **error)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  return load_crawl_config (project, crawl_id, error);
+}
+
+/**
+ * cg_crawler_new_for_crawl_with_config:
+ *
+ * Opens crawl @crawl_id of @project to resume it with @config, its
+ * settings with new limits or politeness (see
+ * cg_crawl_config_check_resume_change()): a crawl that stopped at its
+ * page limit goes further, or a crawl goes on more gently. @config is
+ * stored as the crawl's settings once the crawl is taken from any other
+ * process, and the warcinfo record of its next WARC file gives it.
+ */
+CgCrawler *
+cg_crawler_new_for_crawl_with_config (CgProject            *project,
+                                      gint64                crawl_id,
+                                      const CgCrawlConfig  *config,
+                                      GError              **error)
+{
+  g_autoptr(CgCrawlConfig) stored = NULL;
+  g_autoptr(CgCrawler) self = NULL;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  stored = load_crawl_config (project, crawl_id, error);
+  if (stored == NULL || !cg_crawl_config_check_resume_change (stored, config, error))
+    return NULL;
+  /* The lock first: a crawl another process runs keeps its settings. */
+  self = crawler_new (project, cg_crawl_config_copy (config), crawl_id, error);
+  if (self == NULL || !store_crawl_config (project, crawl_id, config, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
 /**
  * cg_crawler_new_driven_for_crawl:
  *

@@ -127,6 +127,13 @@ CgCrawler    *cg_crawler_new_driven     (CgProject            *project,
 CgCrawler    *cg_crawler_new_for_crawl  (CgProject            *project,
                                          gint64                crawl_id,
                                          GError              **error);
+CgCrawlConfig *cg_crawler_load_config   (CgProject            *project,
+                                         gint64                crawl_id,
+                                         GError              **error);
+CgCrawler    *cg_crawler_new_for_crawl_with_config (CgProject   *project,
+                                         gint64                crawl_id,
+                                         const CgCrawlConfig  *config,
+                                         GError              **error);
 CgCrawler    *cg_crawler_new_driven_for_crawl (CgProject      *project,
                                          gint64                crawl_id,
                                          const CgCrawlDriver  *driver,

@@ -63,10 +63,11 @@ with demo_site() as url:
         check("a seed URL that is not UTF-8 is refused, named", refused(result, "The seed URL “%s\ufffd” is not UTF-8 text" % url))
         check("no refused crawl was recorded", crawls_of(project) == before)
 
-        # A resume takes the settings the crawl was started with: one given
+        # A resume takes the settings the crawl was started with, but for
+        # its limits and politeness (test-cli-crawl-resume.py): one given
         # with it was quietly ignored, and is now refused, named.
-        for options, name in ((["--max-pages", "50"], "--max-pages"), (["--delay=0"], "--delay"),
-                              (["--no-politeness"], "--no-politeness"), (["--scope", "domain"], "--scope")):
+        for options, name in ((["--cookies"], "--cookies"), (["--contact=https://example.org/"], "--contact"),
+                              (["--exclude", "x"], "--exclude"), (["--scope", "domain"], "--scope")):
             result = run("crawl", "--resume", "--project", project, *options)
             check("crawl --resume %s is refused" % " ".join(options),
                   refused(result, "%s cannot be given with it" % name))

@@ -167,6 +167,79 @@ test_bad_members (void)
   }
 }
 
+/* A resumed crawl may take new limits and politeness; any other setting
+ * decided what it queued and wrote, and a change is refused, named. */
+static void
+test_resume_change (void)
+{
+  g_autoptr(CgCrawlConfig) stored = cg_crawl_config_new ();
+  g_autoptr(CgCrawlConfig) changed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_strfreev (stored->seeds);
+  stored->seeds = g_strsplit ("https://shop.example/", " ", -1);
+  stored->max_pages = 100;
+
+  changed = cg_crawl_config_copy (stored);
+  g_assert_true (cg_crawl_config_check_resume_change (stored, changed, &error));
+  g_assert_no_error (error);
+  changed->max_pages = 5000;
+  changed->max_bytes = 1 << 30;
+  changed->max_duration = 3600;
+  changed->min_delay = 4;
+  changed->max_delay = 60;
+  changed->delay_factor = 2;
+  changed->max_per_host = 2;
+  changed->max_connections = 4;
+  changed->timeout = 90;
+  g_free (changed->bandwidth);
+  changed->bandwidth = g_strdup ("mon-fri 08:00-19:00 = 200K; * = 1M");
+  g_assert_true (cg_crawl_config_check_resume_change (stored, changed, &error));
+  g_assert_no_error (error);
+
+  /* New politeness is checked as a new crawl's is. */
+  changed->max_per_host = 8;
+  g_assert_false (cg_crawl_config_check_resume_change (stored, changed, &error));
+  g_assert_error (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "Requests per host"));
+  g_clear_error (&error);
+  g_clear_pointer (&changed, cg_crawl_config_free);
+
+#define REFUSED(change, name)                                                                    \
+  G_STMT_START {                                                                                 \
+    changed = cg_crawl_config_copy (stored);                                                     \
+    change;                                                                                      \
+    g_assert_false (cg_crawl_config_check_resume_change (stored, changed, &error));              \
+    g_assert_error (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID);                 \
+    g_assert_cmpstr (error->message, ==, "The " name " of a crawl cannot change when it resumes: " \
+                                         "only its limits and its politeness can");               \
+    g_clear_error (&error);                                                                      \
+    g_clear_pointer (&changed, cg_crawl_config_free);                                            \
+  } G_STMT_END
+
+  REFUSED (g_strfreev (changed->seeds); changed->seeds = g_strsplit ("https://other.example/", " ", -1),
+           "seed URLs");
+  REFUSED (changed->scope_mode = CG_SCOPE_MODE_DOMAIN, "scope");
+  REFUSED (g_strfreev (changed->include_regexes); changed->include_regexes = g_strsplit ("books", " ", -1),
+           "include patterns");
+  REFUSED (g_strfreev (changed->exclude_regexes); changed->exclude_regexes = g_strsplit ("cart", " ", -1),
+           "exclude patterns");
+  REFUSED (g_strfreev (changed->surt_prefixes); changed->surt_prefixes = g_strsplit ("org,example", " ", -1),
+           "SURT prefixes");
+  REFUSED (changed->max_depth = 3, "maximum depth");
+  REFUSED (changed->requisites = !changed->requisites, "page requisites setting");
+  REFUSED (changed->obey_robots = !changed->obey_robots, "robots.txt policy");
+  REFUSED (changed->cookies = !changed->cookies, "cookies setting");
+  REFUSED (g_free (changed->user_agent); changed->user_agent = g_strdup ("Other/1.0"), "User-Agent");
+  REFUSED (g_free (changed->contact); changed->contact = g_strdup ("mailto:a@example.org"), "contact URL");
+  REFUSED (changed->max_body_size = 1024, "maximum body size");
+  REFUSED (g_free (changed->warc_prefix); changed->warc_prefix = g_strdup ("other"), "WARC prefix");
+  REFUSED (changed->warc_max_size = 1 << 20, "WARC file size");
+  REFUSED (changed->digest = CG_WARC_DIGEST_SHA256, "digest algorithm");
+  REFUSED (changed->compression_level = 6, "compression level");
+#undef REFUSED
+}
+
 int
 main (int argc, char **argv)
 {
@@ -175,5 +248,6 @@ main (int argc, char **argv)
   g_test_add_func ("/crawl-config/round-trip", test_round_trip);
   g_test_add_func ("/crawl-config/defaults", test_defaults);
   g_test_add_func ("/crawl-config/bad-members", test_bad_members);
+  g_test_add_func ("/crawl-config/resume-change", test_resume_change);
   return g_test_run ();
 }
