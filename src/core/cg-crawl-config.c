@@ -227,8 +227,8 @@ cg_crawl_config_check_resume_change (const CgCrawlConfig  *stored,
 
   g_return_val_if_fail (stored != NULL && changed != NULL, FALSE);
 
-  /* Translators: the settings named in “The %s of a crawl cannot change
-   * when it resumes…”. */
+  /* Translators: the settings named in “This setting of a crawl cannot
+   * change when it resumes…: %s”. */
   if (!same_texts ((const char * const *) stored->seeds, (const char * const *) changed->seeds))
     fixed = _("seed URLs");
   else if (stored->scope_mode != changed->scope_mode)
@@ -264,7 +264,9 @@ cg_crawl_config_check_resume_change (const CgCrawlConfig  *stored,
   else if (stored->compression_level != changed->compression_level)
     fixed = _("compression level");
   if (fixed != NULL)
-    return invalid (error, _("The %s of a crawl cannot change when it resumes: only its limits and its politeness can"),
+    /* Translators: %s is one of the settings above, standing alone. */
+    return invalid (error, _("This setting of a crawl cannot change when it resumes (only its limits and its "
+                             "politeness can): %s"),
                     fixed);
   return cg_crawl_config_validate (changed, error);
 }

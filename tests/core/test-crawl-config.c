@@ -211,8 +211,8 @@ test_resume_change (void)
     change;                                                                                      \
     g_assert_false (cg_crawl_config_check_resume_change (stored, changed, &error));              \
     g_assert_error (error, CG_CRAWL_CONFIG_ERROR, CG_CRAWL_CONFIG_ERROR_INVALID);                 \
-    g_assert_cmpstr (error->message, ==, "The " name " of a crawl cannot change when it resumes: " \
-                                         "only its limits and its politeness can");               \
+    g_assert_cmpstr (error->message, ==, "This setting of a crawl cannot change when it resumes " \
+                                         "(only its limits and its politeness can): " name);      \
     g_clear_error (&error);                                                                      \
     g_clear_pointer (&changed, cg_crawl_config_free);                                            \
   } G_STMT_END
