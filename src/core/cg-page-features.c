@@ -85,82 +85,82 @@ first_invalid_in_charset (const char *data,
   return bad;
 }
 
-/* The charset of a Content-Type header, as cg_html_parse() reads it. */
-static char *
-header_charset (const char *content_type)
-{
-  g_autoptr(GHashTable) params = NULL;
-  const char *charset;
-
-  if (content_type == NULL)
-    return NULL;
-  params = soup_header_parse_semi_param_list (content_type);
-  charset = g_hash_table_lookup (params, "charset");
-  return charset != NULL && *charset != '\0' ? g_strdup (charset) : NULL;
-}
-
-static gboolean
-charset_is_known (const char *charset)
-{
-  xmlCharEncodingHandlerPtr handler = xmlFindCharEncodingHandler (charset);
-
-  if (handler == NULL)
-    return FALSE;
-  xmlCharEncCloseFunc (handler);
-  return TRUE;
-}
-
-static gboolean
-check_encoding (htmlDocPtr   doc,
-                const char  *data,
-                gsize        length,
-                const char  *url,
-                const char  *content_type,
-                GError     **error)
+/* Where the bytes of a parsed page stop being valid in the character set
+ * it was read in: the offset of the first bad byte, or -1 when all are
+ * good (or the character set is one only libxml2 decodes). Sets
+ * *@out_charset and *@out_skip (the byte order mark's length). */
+static gssize
+find_invalid_bytes (htmlDocPtr    doc,
+                    const char   *data,
+                    gsize         length,
+                    const char  **out_charset,
+                    gsize        *out_skip)
 {
   const guchar *bytes = (const guchar *) data;
-  g_autofree char *from_header = NULL;
   const char *charset = NULL;
-  const char *where = NULL;
   gsize skip = 0;
   gssize bad;
 
   if (length >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF)
-    charset = "UTF-8", skip = 3, where = _("with a byte order mark");
+    charset = "UTF-8", skip = 3;
   else if (length >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE)
-    charset = "UTF-16LE", skip = 2, where = _("with a byte order mark");
+    charset = "UTF-16LE", skip = 2;
   else if (length >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF)
-    charset = "UTF-16BE", skip = 2, where = _("with a byte order mark");
+    charset = "UTF-16BE", skip = 2;
   else if (doc->encoding != NULL)
-    {
-      charset = (const char *) doc->encoding;
-      /* cg_html_parse() imposes the header's charset whenever libxml2 can
-       * decode it (and reads the ISO-8859-1 labels, all known to it, as
-       * windows-1252); a page's own declaration only counts without one. */
-      from_header = header_charset (content_type);
-      if (from_header != NULL && (g_ascii_strcasecmp (from_header, charset) == 0 ||
-                                  charset_is_known (from_header)))
-        where = _("in its Content-Type header");
-      else
-        where = _("in a <meta> element");
-    }
+    charset = (const char *) doc->encoding;
   if (charset == NULL)
-    return TRUE;
+    return -1;
 
   bad = first_invalid_in_charset (data + skip, length - skip, charset);
-  if (bad < 0)
-    return TRUE;
+  *out_charset = charset;
+  *out_skip = skip;
+  return bad >= 0 ? bad + (gssize) skip : -1;
+}
 
-  {
-    g_autofree char *shown = display_name (url);
-    g_autofree char *shown_charset = g_utf8_make_valid (charset, MIN (strlen (charset), 64));
+/* @data decoded from @charset into UTF-8 as a browser decodes it (the
+ * Encoding Standard's replacement mode): each byte that does not decode
+ * (or UTF-16 code unit) becomes U+FFFD, and decoding goes on after it. libxml2, left to itself,
+ * drops the rest of the page at the first bad byte, or reads all of it
+ * in another character set. NULL if iconv does not know @charset. */
+static GString *
+decode_with_replacement (const char *data,
+                         gsize       length,
+                         const char *charset)
+{
+  GIConv cd = g_iconv_open ("UTF-8", charset);
+  char *in = (char *) data;
+  gsize in_left = length;
+  /* What is skipped past a bad byte: a code unit, so that the text after
+   * it keeps its alignment. */
+  gsize unit = g_ascii_strncasecmp (charset, "utf-16", 6) == 0 ? 2
+               : g_ascii_strncasecmp (charset, "utf-32", 6) == 0 ? 4 : 1;
+  GString *decoded;
 
-    g_set_error (error, CG_PAGE_ERROR, CG_PAGE_ERROR_ENCODING,
-                 _("The page “%s” declares the character set “%s” %s, but its bytes are not "
-                   "valid in it from offset %lu on"),
-                 shown, shown_charset, where, (unsigned long) (bad + skip));
-  }
-  return FALSE;
+  if (cd == (GIConv) -1)
+    return NULL;
+  decoded = g_string_sized_new (length + length / 8);
+  while (in_left > 0)
+    {
+      char buffer[16384];
+      char *out = buffer;
+      gsize out_left = sizeof buffer;
+      gsize converted = g_iconv (cd, &in, &in_left, &out, &out_left);
+
+      g_string_append_len (decoded, buffer, out - buffer);
+      if (converted == (gsize) -1 && errno != E2BIG)
+        {
+          gsize skipped = MIN (unit, in_left);
+
+          g_string_append_unichar (decoded, 0xFFFD);
+          in += skipped;
+          in_left -= skipped;
+          /* Back to the initial shift state of stateful encodings. */
+          g_iconv (cd, NULL, NULL, NULL, NULL);
+        }
+    }
+  g_iconv_close (cd);
+  return decoded;
 }
 
 static void
@@ -215,11 +215,27 @@ cg_page_parse (const char   *data,
       return NULL;
     }
 
-  if (!check_encoding (doc, data, length, url, content_type, error))
-    {
-      xmlFreeDoc (doc);
-      return NULL;
-    }
+  /* A stray byte that is not valid in the page's character set (a
+   * Latin-1 "é" in a page that says it is UTF-8, say) does not make the
+   * page unreadable: it reads as a browser shows it. */
+  {
+    const char *charset = NULL;
+    gsize skip = 0;
+    gssize bad = find_invalid_bytes (doc, data, length, &charset, &skip);
+    g_autoptr(GString) decoded = bad >= 0 ? decode_with_replacement (data + skip, length - skip, charset) : NULL;
+
+    if (decoded != NULL)
+      {
+        g_autofree char *shown = display_name (url);
+
+        g_debug ("The bytes of %s are not valid in its character set %s from offset %" G_GSSIZE_FORMAT
+                 " on: read with replacement characters", shown, charset, bad);
+        xmlFreeDoc (doc);
+        xmlSetGenericErrorFunc (NULL, silent_error_cb);
+        doc = cg_html_parse (decoded->str, decoded->len, url, "text/html; charset=UTF-8", error);
+        xmlSetGenericErrorFunc (saved_context, saved_handler);
+      }
+  }
   return doc;
 }
 

@@ -35,7 +35,6 @@ G_BEGIN_DECLS
 
 typedef enum {
   CG_PAGE_ERROR_EMPTY,      /* no bytes, or no element at all */
-  CG_PAGE_ERROR_ENCODING,   /* bytes that are not valid in the declared character set */
 } CgPageError;
 
 GQuark       cg_page_error_quark           (void);

@@ -42,6 +42,10 @@ struct _CgSiteExplorer
   CgSiteModel     *model;
   gint             n_pages;   /* atomic */
   gint             n_html_pages;   /* atomic: HTML pages fetched whole, the learner's material */
+  /* HTML pages the learner could not read, and why the first could not
+   * (the crawl's thread writes them; they are read once it has ended). */
+  guint            n_unreadable_pages;
+  char            *first_unreadable;
   guint64          n_requests;
   GMainContext    *owner_context;
 
@@ -169,7 +173,11 @@ page (gpointer    user_data,
   g_autoptr(GError) error = NULL;
 
   if (!cg_site_learner_add_page (self->learner, requested_url, final_url, status, content_type, body, &error))
-    g_debug ("Learning from %s: %s", requested_url, error->message);
+    {
+      g_debug ("Learning from %s: %s", requested_url, error->message);
+      if (final_url != NULL && status / 100 == 2 && is_html (content_type) && self->n_unreadable_pages++ == 0)
+        self->first_unreadable = g_strdup (error->message);
+    }
   g_atomic_int_inc (&self->n_pages);
 
   /* The same pages make the graph navigation patterns are chosen on. */
@@ -382,6 +390,20 @@ crawl_finished_cb (CgCrawler      *crawler,
       return;
     }
 
+  /* HTML pages that could none of them be read (no element in any, say)
+   * would give a model of no classes. */
+  if (self->n_unreadable_pages == (guint) g_atomic_int_get (&self->n_html_pages))
+    {
+      g_autoptr(GError) error = g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED,
+                                             _("No HTML page of %s could be read (%u fetched), so there is nothing "
+                                               "to learn a model from; the first: %s"),
+                                             cg_crawler_get_config (crawler)->seeds[0], self->n_unreadable_pages,
+                                             self->first_unreadable);
+
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0, error);
+      return;
+    }
+
   job = g_new0 (FinishJob, 1);
   job->db_path = g_strdup (cg_store_get_path (cg_project_get_store (self->project)));
   job->crawl_id = cg_crawler_get_crawl_id (crawler);
@@ -408,6 +430,7 @@ cg_site_explorer_finalize (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->project);
   g_clear_pointer (&self->owner_context, g_main_context_unref);
+  g_free (self->first_unreadable);
 
   G_OBJECT_CLASS (cg_site_explorer_parent_class)->finalize (object);
 }

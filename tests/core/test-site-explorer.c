@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 
 #include "cg-demo-server.h"
 #include "cg-site-explorer.h"
@@ -334,6 +335,135 @@ test_no_seed (void)
   cg_test_remove_tree (dir);
 }
 
+/* A small site: a page that holds nothing but a comment under /empty/, and
+ * under /shop/ a home page and products whose template has a Latin-1
+ * byte although it says it is UTF-8. */
+static void
+small_site_handler (SoupServer        *server,
+                    SoupServerMessage *msg,
+                    const char        *path,
+                    GHashTable        *query,
+                    gpointer           user_data)
+{
+  g_autoptr(GString) body = g_string_new ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Shop</title></head>"
+                                          "<body><nav><a href=\"/shop/\">Caf\xe9 home</a></nav>");
+
+  if (g_str_has_prefix (path, "/empty/"))
+    {
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, "<!-- nothing -->", 16);
+      return;
+    }
+  if (g_str_equal (path, "/shop/"))
+    for (guint i = 0; i < 8; i++)
+      g_string_append_printf (body, "<p><a href=\"/shop/p%u\">Product %u</a></p>", i, i);
+  else if (g_str_has_prefix (path, "/shop/p"))
+    g_string_append_printf (body, "<h1>Product %s</h1><p class=\"price\">%s.99 \xe2\x82\xac</p>", path + 7, path + 7);
+  else
+    {
+      soup_server_message_set_status (msg, 404, NULL);
+      return;
+    }
+  g_string_append (body, "</body></html>");
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_COPY, body->str, body->len);
+}
+
+static CgSiteExplorer *
+explore_small_site (CgProject   *project,
+                    Run         *run,
+                    const char  *paths)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autofree char *origin = NULL;
+  g_auto(GStrv) each = g_strsplit (paths, " ", -1);
+  CgSiteExplorer *explorer;
+
+  soup_server_add_handler (server, NULL, small_site_handler, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  origin = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, g_strv_length (each) + 1);
+  for (guint i = 0; each[i] != NULL; i++)
+    config->seeds[i] = g_strconcat (origin, each[i], NULL);
+  cg_crawl_config_disable_politeness (config);
+  explorer = cg_site_explorer_new (project, config, NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (explorer, "finished", G_CALLBACK (finished_cb), run);
+  cg_site_explorer_start (explorer);
+  g_main_loop_run (run->loop);
+  return explorer;
+}
+
+/* Pages none of which can be read make no model: the exploration says
+ * why instead of saving a model of no classes. */
+static void
+test_unreadable_pages (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteExplorer) one = NULL;
+  Run run = { 0 };
+
+  g_assert_no_error (error);
+  project = cg_project_create (dir, NULL, &error);
+  g_assert_no_error (error);
+
+  run_init (&run);
+  one = explore_small_site (project, &run, "/empty/a");
+  g_assert_true (run.finished);
+  g_assert_error (run.error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED);
+  g_assert_true (g_str_has_prefix (run.error->message, "No HTML page of http://127.0.0.1:"));
+  g_assert_nonnull (strstr (run.error->message, "/empty/a could be read (1 fetched), so there is nothing to learn a "
+                                                "model from; the first: "));
+  g_assert_nonnull (strstr (run.error->message, "holds no HTML element"));
+  g_assert_null (cg_site_explorer_get_model (one));
+  run_clear (&run);
+
+  g_assert_cmpuint (g_strv_length (cg_site_model_list_sites (cg_project_get_store (project), &error)), ==, 0);
+  g_assert_no_error (error);
+  g_clear_object (&project);
+  cg_test_remove_tree (dir);
+}
+
+/* A template with a byte that is not valid in its character set (a
+ * Latin-1 "é" in a page that says it is UTF-8) is learned from: its
+ * pages were once all refused, and the model had no class. */
+static void
+test_stray_bytes (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteExplorer) explorer = NULL;
+  CgSiteModel *model;
+  Run run = { 0 };
+
+  g_assert_no_error (error);
+  project = cg_project_create (dir, NULL, &error);
+  g_assert_no_error (error);
+  run_init (&run);
+  explorer = explore_small_site (project, &run, "/shop/");
+  g_assert_no_error (run.error);
+  model = cg_site_explorer_get_model (explorer);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (cg_site_model_get_classes (model)->len, >=, 2);
+  g_assert_cmpuint (total_pages (model), >=, 3);
+  run_clear (&run);
+
+  g_clear_object (&explorer);
+  g_clear_object (&project);
+  cg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -350,6 +480,8 @@ main (int argc, char **argv)
   g_test_add_func ("/site-explorer/snapshot-every-page", test_snapshot_every_page);
   g_test_add_func ("/site-explorer/stopped", test_stopped);
   g_test_add_func ("/site-explorer/no-seed", test_no_seed);
+  g_test_add_func ("/site-explorer/unreadable-pages", test_unreadable_pages);
+  g_test_add_func ("/site-explorer/stray-bytes", test_stray_bytes);
   status = g_test_run ();
 
   cg_demo_server_stop (demo_server);

@@ -7,9 +7,9 @@
  *    "truth": [["value", …], …]}            records by text, or
  *   {"set": …, "truth_xpath": "//li"}       record containers by XPath
  *
- * parses each page with core's parser (cg_page_parse(); a page whose
- * bytes do not match its declared character set is read leniently with
- * cg_html_parse() and counted), runs ClustVX on it, takes the best region
+ * parses each page with core's parser (cg_page_parse(), which reads bytes
+ * that are not valid in a page's character set as a browser does), runs
+ * ClustVX on it, takes the best region
  * (the benchmarks count one main list per page, as the thesis does) and
  * scores its records with cg-record-metrics: by text with seed 003's
  * criterion, or by element for the XPath ground truth. Extraction is
@@ -18,8 +18,7 @@
  * Prints one line per set, tab-separated: name, pages, records (actual,
  * extracted, aligned, correct), precision, both recalls, both F1, the
  * mean extraction time (wall and CPU, milliseconds), the longest (wall),
- * the mean parse time, pages unreadable, pages read leniently, pages
- * without a region, and "text" or "element"; and writes one JSON line
+ * the mean parse time, pages unreadable, pages without a region, and "text" or "element"; and writes one JSON line
  * per page to --details.
  *
  * Ground truth that the page does not hold. A data set's truth may list
@@ -53,7 +52,6 @@ typedef struct {
   guint          pages;
   guint          absent_pages;  /* pages whose truth holds records absent from the page */
   CgRecordScore  clean;         /* the score without them */
-  guint          lenient;     /* pages read despite bad bytes */
   guint          failed;      /* pages that could not be read at all */
   guint          empty;       /* pages where no region was found */
   gboolean       by_element;
@@ -273,7 +271,6 @@ main (int    argc,
       g_autofree char *contents = NULL;
       gsize size = 0;
       htmlDocPtr doc = NULL;
-      gboolean lenient = FALSE;
       gint64 start, end;
       double extract_ms = 0, extract_cpu_ms = 0, cpu_start;
       CgClustvxOptions options;
@@ -314,13 +311,6 @@ main (int    argc,
         }
       start = g_get_monotonic_time ();
       doc = cg_page_parse (contents, size, url, NULL, &page_error);
-      if (doc == NULL && g_error_matches (page_error, CG_PAGE_ERROR, CG_PAGE_ERROR_ENCODING))
-        {
-          /* Saved pages mix character sets: read the text that can be. */
-          g_clear_error (&page_error);
-          doc = cg_html_parse (contents, size, url, NULL, &page_error);
-          lenient = doc != NULL;
-        }
       end = g_get_monotonic_time ();
       if (doc == NULL)
         {
@@ -328,7 +318,6 @@ main (int    argc,
           set->failed++;
           continue;
         }
-      set->lenient += lenient;
       set->parse_ms += (end - start) / 1000.0;
 
       cg_clustvx_options_init (&options);
@@ -416,9 +405,9 @@ main (int    argc,
           fprintf (details, ", \"page\": ");
           print_json_string (details, json_object_get_string_member_with_default (page, "page", html_path));
           fprintf (details, ", \"actual\": %u, \"extracted\": %u, \"aligned\": %u, \"correct\": %u, "
-                   "\"ms\": %.3f, \"cpu_ms\": %.3f, \"regions\": %u, \"rendered\": %s, \"lenient\": %s, \"region\": ",
+                   "\"ms\": %.3f, \"cpu_ms\": %.3f, \"regions\": %u, \"rendered\": %s, \"region\": ",
                    score.n_actual, score.n_extracted, score.n_aligned, score.n_correct, extract_ms, extract_cpu_ms,
-                   result->regions->len, result->rendered ? "true" : "false", lenient ? "true" : "false");
+                   result->regions->len, result->rendered ? "true" : "false");
           print_json_string (details, best != NULL ? best->xpath : "");
           fprintf (details, ", \"message\": ");
           print_json_string (details, result->message);
@@ -442,20 +431,20 @@ main (int    argc,
       Set *set = g_ptr_array_index (sets, s);
       guint timed = set->pages - set->failed;
 
-      printf ("%s\t%u\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%u\t%s\n",
+      printf ("%s\t%u\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%s\n",
               set->name, set->pages, set->score.n_actual, set->score.n_extracted, set->score.n_aligned,
               set->score.n_correct, set->score.precision, set->score.recall, set->score.recall_correct,
               set->score.f1, set->score.f1_correct,
               timed > 0 ? set->extract_ms / timed : 0, timed > 0 ? set->extract_cpu_ms / timed : 0, set->max_ms,
               timed > 0 ? set->parse_ms / timed : 0,
-              set->failed, set->lenient, set->empty, set->by_element ? "element" : "text");
+              set->failed, set->empty, set->by_element ? "element" : "text");
       if (set->absent_pages > 0)
-        printf ("%s*\t%u\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%u\t%s\n",
+        printf ("%s*\t%u\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%s\n",
                 set->name, set->pages - set->absent_pages, set->clean.n_actual, set->clean.n_extracted,
                 set->clean.n_aligned, set->clean.n_correct, set->clean.precision, set->clean.recall,
                 set->clean.recall_correct, set->clean.f1, set->clean.f1_correct,
                 timed > 0 ? set->extract_ms / timed : 0, timed > 0 ? set->extract_cpu_ms / timed : 0, set->max_ms,
-                timed > 0 ? set->parse_ms / timed : 0, 0u, 0u, 0u, "text");
+                timed > 0 ? set->parse_ms / timed : 0, 0u, 0u, "text");
     }
   return 0;
 }

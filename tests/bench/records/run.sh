@@ -215,7 +215,7 @@ print(fmt.format(*head))
 pct = lambda x: "{:.1f}".format(100 * float(x))
 for r in rows:
     (name, pages, actual, extracted, aligned, correct, p, rec, rec_c, f1, f1_c,
-     ms, cpu_ms, ms_max, parse_ms, failed, lenient, empty, kind) = r
+     ms, cpu_ms, ms_max, parse_ms, failed, empty, kind) = r
     label = name + (" (el.)" if kind == "element" else "")
     print(fmt.format(label[:15], pages, actual, extracted, correct, pct(p), pct(rec), pct(rec_c),
                      pct(f1), pct(f1_c), "{:.2f}".format(float(ms)), "{:.2f}".format(float(cpu_ms)),
@@ -223,8 +223,6 @@ for r in rows:
     notes = []
     if int(failed):
         notes.append(failed + " pages unreadable")
-    if int(lenient):
-        notes.append(lenient + " pages read despite bytes invalid in their character set")
     if int(empty):
         notes.append(empty + " pages without any region")
     if notes:
