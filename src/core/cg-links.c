@@ -13,6 +13,7 @@
 #include <libxml/encoding.h>
 #include <libxml/parserInternals.h>
 
+#include "cg-charset.h"
 #include "cg-links.h"
 #include "cg-link-scanner.h"
 #include "cg-url.h"
@@ -153,6 +154,39 @@ charset_from_content_type (const char *content_type)
   return g_strdup (charset);
 }
 
+static void
+silent_error_cb (void       *context,
+                 const char *format,
+                 ...)
+{
+}
+
+/* A stray byte that is not valid in a page's character set (a Latin-1
+ * "é" in a page that says it is UTF-8, say) is read as a browser shows
+ * it, U+FFFD, and the rest of the page as it is. libxml2 by itself either
+ * drops the rest of the page there, or reads the byte in another
+ * character set than the page's (as ISO-8859-1 in a UTF-8 page). This is
+ * the page decoded into UTF-8 that way, past its byte order mark, when
+ * some of its bytes are not valid in the character set libxml2 read it
+ * in (@charset, NULL for none declared); NULL when they all are. */
+static GString *
+decode_invalid_bytes (const char *data,
+                      gsize       length,
+                      const char *charset)
+{
+  gsize skip = 0;
+
+  if (has_utf8_bom (data, length))
+    charset = "UTF-8", skip = 3;
+  else if (length >= 2 && (guchar) data[0] == 0xFF && (guchar) data[1] == 0xFE)
+    charset = "UTF-16LE", skip = 2;
+  else if (length >= 2 && (guchar) data[0] == 0xFE && (guchar) data[1] == 0xFF)
+    charset = "UTF-16BE", skip = 2;
+  if (charset == NULL || cg_charset_find_invalid (data + skip, length - skip, charset) < 0)
+    return NULL;
+  return cg_charset_decode_lossy (data + skip, length - skip, charset);
+}
+
 /* @options: libxml2 parser options besides those every parse has. */
 static htmlDocPtr
 html_parse (const char   *data,
@@ -163,6 +197,8 @@ html_parse (const char   *data,
             GError      **error)
 {
   g_autofree char *encoding = NULL;
+  xmlGenericErrorFunc saved_handler;
+  void *saved_context;
   htmlDocPtr doc;
 
   if (!check_input (data, length, url, TRUE, error))
@@ -175,9 +211,30 @@ html_parse (const char   *data,
   if (!has_utf8_bom (data, length) && !has_utf16_bom (data, length))
     encoding = charset_from_content_type (content_type);
 
+  /* libxml2 prints decoder failures through its generic error handler
+   * (per thread) even with HTML_PARSE_NOERROR; decode_invalid_bytes()
+   * takes care of what they are about. */
+  saved_handler = xmlGenericError;
+  saved_context = xmlGenericErrorContext;
+  xmlSetGenericErrorFunc (NULL, silent_error_cb);
   doc = htmlReadMemory (data, (int) length, url, encoding,
                         HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
                         HTML_PARSE_NOWARNING | options);
+  if (doc != NULL)
+    {
+      g_autoptr(GString) decoded = decode_invalid_bytes (data, length,
+                                                         doc->encoding != NULL ? (const char *) doc->encoding
+                                                                               : encoding);
+
+      if (decoded != NULL)
+        {
+          xmlFreeDoc (doc);
+          doc = htmlReadMemory (decoded->str, (int) decoded->len, url, "UTF-8",
+                                HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                                HTML_PARSE_NOWARNING | options);
+        }
+    }
+  xmlSetGenericErrorFunc (saved_context, saved_handler);
   if (doc == NULL)
     {
       g_autofree char *shown = display_name (url);
@@ -1690,6 +1747,19 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
       self->parses++;
 
       ok = sax_read (self->ctxt, &reader, data, length, document_url, encoding);
+      if (ok)
+        {
+          /* As html_parse() does for the same page. */
+          const char *read_in = self->ctxt->input != NULL && self->ctxt->input->encoding != NULL
+                                ? (const char *) self->ctxt->input->encoding : encoding;
+          g_autoptr(GString) decoded = decode_invalid_bytes (data, length, read_in);
+
+          if (decoded != NULL)
+            {
+              sax_reader_clear (&reader);
+              ok = sax_read (self->ctxt, &reader, decoded->str, decoded->len, document_url, "UTF-8");
+            }
+        }
       if (!ok)
         {
           g_autofree char *shown = display_name (document_url);

@@ -72,7 +72,9 @@ char         cg_hop_type_to_char         (CgHopType     hop);
  * from the charset of @content_type (the Content-Type header, may be
  * NULL), from a <meta charset> or <meta http-equiv> in the page, and
  * otherwise UTF-8, falling back to ISO-8859-1 for bytes that are not
- * UTF-8 (libxml2's behaviour). Empty input gives a document with no root
+ * UTF-8 (libxml2's behaviour). Bytes that are not valid in a character
+ * set declared read as U+FFFD, as in a browser, and the rest of the page
+ * as it is: the document's text is always UTF-8. Empty input gives a document with no root
  * element, not an error. Fails for input over CG_LINKS_MAX_INPUT_SIZE and
  * for binary data. Free the result with xmlFreeDoc(). The parsed document
  * can be shared with other analyses of the page (XPaths, classes). */

@@ -5,12 +5,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
-#include <libsoup/soup.h>
-#include <libxml/encoding.h>
 
 #include "cg-links.h"
 #include "cg-page-features.h"
@@ -25,151 +22,6 @@ display_name (const char *url)
 
 /* ---- parsing and the encoding check ------------------------------------- */
 
-/* The first offset in data[0, length) that is not UTF-8, or -1. NUL bytes
- * are valid UTF-8 even though g_utf8_validate_len() stops at them. */
-static gssize
-first_invalid_utf8 (const char *data,
-                    gsize       length)
-{
-  const char *p = data;
-  const char *end = data + length;
-
-  while (p < end)
-    {
-      const char *stop = NULL;
-
-      if (g_utf8_validate_len (p, end - p, &stop))
-        return -1;
-      if (*stop != '\0')
-        return stop - data;
-      p = stop + 1;
-    }
-  return -1;
-}
-
-/* The first offset in data[0, length) that @charset cannot decode, -1 if
- * every byte decodes, or -2 if iconv does not know @charset (libxml2 has a
- * few decoders of its own). A character cut off by the end of the data
- * counts as invalid at its first byte. */
-static gssize
-first_invalid_in_charset (const char *data,
-                          gsize       length,
-                          const char *charset)
-{
-  GIConv cd;
-  char *in = (char *) data;
-  gsize in_left = length;
-  char buffer[16384];
-  gssize bad = -1;
-
-  if (g_ascii_strcasecmp (charset, "utf-8") == 0 || g_ascii_strcasecmp (charset, "utf8") == 0)
-    return first_invalid_utf8 (data, length);
-
-  cd = g_iconv_open ("UTF-8", charset);
-  if (cd == (GIConv) -1)
-    return -2;
-  while (in_left > 0)
-    {
-      char *out = buffer;
-      gsize out_left = sizeof buffer;
-
-      if (g_iconv (cd, &in, &in_left, &out, &out_left) == (gsize) -1)
-        {
-          if (errno == E2BIG)
-            continue;
-          bad = in - data;
-          break;
-        }
-    }
-  g_iconv_close (cd);
-  return bad;
-}
-
-/* Where the bytes of a parsed page stop being valid in the character set
- * it was read in: the offset of the first bad byte, or -1 when all are
- * good (or the character set is one only libxml2 decodes). Sets
- * *@out_charset and *@out_skip (the byte order mark's length). */
-static gssize
-find_invalid_bytes (htmlDocPtr    doc,
-                    const char   *data,
-                    gsize         length,
-                    const char  **out_charset,
-                    gsize        *out_skip)
-{
-  const guchar *bytes = (const guchar *) data;
-  const char *charset = NULL;
-  gsize skip = 0;
-  gssize bad;
-
-  if (length >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF)
-    charset = "UTF-8", skip = 3;
-  else if (length >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE)
-    charset = "UTF-16LE", skip = 2;
-  else if (length >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF)
-    charset = "UTF-16BE", skip = 2;
-  else if (doc->encoding != NULL)
-    charset = (const char *) doc->encoding;
-  if (charset == NULL)
-    return -1;
-
-  bad = first_invalid_in_charset (data + skip, length - skip, charset);
-  *out_charset = charset;
-  *out_skip = skip;
-  return bad >= 0 ? bad + (gssize) skip : -1;
-}
-
-/* @data decoded from @charset into UTF-8 as a browser decodes it (the
- * Encoding Standard's replacement mode): each byte that does not decode
- * (or UTF-16 code unit) becomes U+FFFD, and decoding goes on after it. libxml2, left to itself,
- * drops the rest of the page at the first bad byte, or reads all of it
- * in another character set. NULL if iconv does not know @charset. */
-static GString *
-decode_with_replacement (const char *data,
-                         gsize       length,
-                         const char *charset)
-{
-  GIConv cd = g_iconv_open ("UTF-8", charset);
-  char *in = (char *) data;
-  gsize in_left = length;
-  /* What is skipped past a bad byte: a code unit, so that the text after
-   * it keeps its alignment. */
-  gsize unit = g_ascii_strncasecmp (charset, "utf-16", 6) == 0 ? 2
-               : g_ascii_strncasecmp (charset, "utf-32", 6) == 0 ? 4 : 1;
-  GString *decoded;
-
-  if (cd == (GIConv) -1)
-    return NULL;
-  decoded = g_string_sized_new (length + length / 8);
-  while (in_left > 0)
-    {
-      char buffer[16384];
-      char *out = buffer;
-      gsize out_left = sizeof buffer;
-      gsize converted = g_iconv (cd, &in, &in_left, &out, &out_left);
-
-      g_string_append_len (decoded, buffer, out - buffer);
-      if (converted == (gsize) -1 && errno != E2BIG)
-        {
-          gsize skipped = MIN (unit, in_left);
-
-          g_string_append_unichar (decoded, 0xFFFD);
-          in += skipped;
-          in_left -= skipped;
-          /* Back to the initial shift state of stateful encodings. */
-          g_iconv (cd, NULL, NULL, NULL, NULL);
-        }
-    }
-  g_iconv_close (cd);
-  return decoded;
-}
-
-static void
-silent_error_cb (void       *context,
-                 const char *format,
-                 ...)
-{
-}
-
 htmlDocPtr
 cg_page_parse (const char   *data,
                gsize         length,
@@ -177,8 +29,6 @@ cg_page_parse (const char   *data,
                const char   *content_type,
                GError      **error)
 {
-  xmlGenericErrorFunc saved_handler;
-  void *saved_context;
   htmlDocPtr doc;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
@@ -193,13 +43,7 @@ cg_page_parse (const char   *data,
       return NULL;
     }
 
-  /* libxml2 prints decoder failures through its generic error handler
-   * even with HTML_PARSE_NOERROR; the check below reports them. */
-  saved_handler = xmlGenericError;
-  saved_context = xmlGenericErrorContext;
-  xmlSetGenericErrorFunc (NULL, silent_error_cb);
   doc = cg_html_parse (data, length, url, content_type, error);
-  xmlSetGenericErrorFunc (saved_context, saved_handler);
   if (doc == NULL)
     return NULL;
 
@@ -215,27 +59,6 @@ cg_page_parse (const char   *data,
       return NULL;
     }
 
-  /* A stray byte that is not valid in the page's character set (a
-   * Latin-1 "é" in a page that says it is UTF-8, say) does not make the
-   * page unreadable: it reads as a browser shows it. */
-  {
-    const char *charset = NULL;
-    gsize skip = 0;
-    gssize bad = find_invalid_bytes (doc, data, length, &charset, &skip);
-    g_autoptr(GString) decoded = bad >= 0 ? decode_with_replacement (data + skip, length - skip, charset) : NULL;
-
-    if (decoded != NULL)
-      {
-        g_autofree char *shown = display_name (url);
-
-        g_debug ("The bytes of %s are not valid in its character set %s from offset %" G_GSSIZE_FORMAT
-                 " on: read with replacement characters", shown, charset, bad);
-        xmlFreeDoc (doc);
-        xmlSetGenericErrorFunc (NULL, silent_error_cb);
-        doc = cg_html_parse (decoded->str, decoded->len, url, "text/html; charset=UTF-8", error);
-        xmlSetGenericErrorFunc (saved_context, saved_handler);
-      }
-  }
   return doc;
 }
 

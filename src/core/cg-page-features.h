@@ -42,15 +42,7 @@ GQuark       cg_page_error_quark           (void);
 /* Parses a page for analysis with cg_html_parse() (see cg-links.h for the
  * encoding rules and the bounds, whose errors it passes on) and checks
  * what the analyses need on top of it: the page must hold at least one
- * element, and when its character set is declared (a byte order mark, the
- * charset of @content_type or a <meta> in the page) every byte must be
- * valid in that character set. libxml2 silently drops the rest of a page
- * at the first byte its decoder rejects, or reads a page declared UTF-8
- * with invalid bytes as ISO-8859-1; either way the texts and paths would
- * be wrong, so such a page is refused with an error naming the character
- * set, where it was declared and the offset of the first bad byte. A page
- * that declares nothing is read as libxml2 reads it (UTF-8, else
- * ISO-8859-1) and never refused for its bytes. Free with xmlFreeDoc(). */
+ * element. Free with xmlFreeDoc(). */
 htmlDocPtr   cg_page_parse                 (const char   *data,
                                             gsize         length,
                                             const char   *url,
