@@ -2747,6 +2747,38 @@ sample_is_in_scope (const CgCrawlConfig  *config,
   return FALSE;
 }
 
+/* Where the exploration that made @model started, if it is a page of the
+ * model's site: a model learned from /catalogue/ is harvested from there,
+ * not from the site's root, which may be no page of it at all. NULL for
+ * a model no exploration made (an imported one), and with @error when the
+ * project cannot be read. */
+static char *
+exploration_seed (CgProject    *project,
+                  CgSiteModel  *model,
+                  GError      **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  const char *site = cg_site_model_get_site (model);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  const char *seed;
+  int rc;
+
+  if (cg_site_model_get_crawl_id (model) <= 0)
+    return NULL;
+  stmt = cg_store_prepare (store, "SELECT seed_url FROM crawls WHERE id = ?1", error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_crawl_id (model));
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
+  seed = rc == SQLITE_ROW ? (const char *) sqlite3_column_text (stmt, 0) : NULL;
+  return seed != NULL && g_str_has_prefix (seed, site) ? g_strdup (seed) : NULL;
+}
+
 /**
  * cg_harvester_new:
  * @model: a saved model of the site
@@ -2783,13 +2815,22 @@ cg_harvester_new (CgProject               *project,
       return NULL;
     }
 
-  /* The entry is the first seed, or the model's site. */
+  /* The entry is the first seed, else where the exploration that made the
+   * model started, else the model's site. */
   config = self->options->crawl;
   if (config->seeds == NULL || config->seeds[0] == NULL)
     {
+      g_autoptr(GError) seed_error = NULL;
+      char *entry = exploration_seed (project, model, &seed_error);
+
+      if (seed_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&seed_error));
+          return NULL;
+        }
       g_strfreev (config->seeds);
       config->seeds = g_new0 (char *, 2);
-      config->seeds[0] = g_strdup (cg_site_model_get_site (model));
+      config->seeds[0] = entry != NULL ? entry : g_strdup (cg_site_model_get_site (model));
     }
   /* The sample of a harvest by example is a seed too, so that the crawl
    * takes it in (a depth limit could otherwise keep it out); the crawl

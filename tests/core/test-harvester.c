@@ -1901,6 +1901,96 @@ test_bad_input (void)
   g_clear_error (&error);
 }
 
+/* A model with one class, of @site, made by crawl @crawl_id (0: none). */
+static CgSiteModel *
+one_class_model (CgProject  *project,
+                 const char *site,
+                 gint64      crawl_id)
+{
+  g_autoptr(GError) error = NULL;
+  CgSiteModel *model = cg_site_model_new (site);
+  CgPageClass *klass = cg_site_model_add_class (model, "home", "Home");
+
+  klass->n_pages = 1;
+  g_strfreev (klass->samples);
+  klass->samples = g_new0 (char *, 2);
+  klass->samples[0] = g_strdup (site);
+  cg_site_model_set_entry_class (model, "home");
+  cg_site_model_compute_depths (model);
+  cg_site_model_set_crawl_id (model, crawl_id);
+  g_assert_true (cg_site_model_save (model, cg_project_get_store (project), &error));
+  g_assert_no_error (error);
+  return model;
+}
+
+/* The entry URL of @model's harvest, made with @seed as its first seed
+ * (NULL: none). */
+static char *
+harvest_entry (CgProject   *project,
+               CgSiteModel *model,
+               const char  *seed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgHarvestOptions) options = cg_harvest_options_new ();
+  g_autoptr(CgHarvester) harvester = NULL;
+
+  if (seed != NULL)
+    {
+      g_strfreev (options->crawl->seeds);
+      options->crawl->seeds = g_new0 (char *, 2);
+      options->crawl->seeds[0] = g_strdup (seed);
+    }
+  harvester = cg_harvester_new (project, model, options, &error);
+  g_assert_no_error (error);
+  return g_strdup (cg_harvester_get_options (harvester)->crawl->seeds[0]);
+}
+
+/* A model learned from under a path of its site is harvested from where
+ * its exploration started: the site's root may be no page of it at all
+ * (an error page, another application). A harvest once began there. */
+static void
+test_entry (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cg-harvester-entry-XXXXXX", &error);
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgSiteModel) explored = NULL;
+  g_autoptr(CgSiteModel) elsewhere = NULL;
+  g_autoptr(CgSiteModel) imported = NULL;
+  g_autofree char *entry = NULL;
+  gint64 crawl_id;
+
+  g_assert_no_error (error);
+  project = cg_project_create (dir, NULL, &error);
+  g_assert_no_error (error);
+
+  crawl_id = cg_project_add_crawl (project, "explore", "http://shop.example/catalogue/", "{}", &error);
+  g_assert_no_error (error);
+  explored = one_class_model (project, "http://shop.example/", crawl_id);
+  entry = harvest_entry (project, explored, NULL);
+  g_assert_cmpstr (entry, ==, "http://shop.example/catalogue/");
+  g_clear_pointer (&entry, g_free);
+  /* A seed given wins. */
+  entry = harvest_entry (project, explored, "http://shop.example/other/");
+  g_assert_cmpstr (entry, ==, "http://shop.example/other/");
+  g_clear_pointer (&entry, g_free);
+
+  /* An exploration whose seed is off the model's site (it was
+   * redirected), and a model no exploration made: the site. */
+  crawl_id = cg_project_add_crawl (project, "explore", "http://old.example/", "{}", &error);
+  g_assert_no_error (error);
+  elsewhere = one_class_model (project, "http://new.example/", crawl_id);
+  entry = harvest_entry (project, elsewhere, NULL);
+  g_assert_cmpstr (entry, ==, "http://new.example/");
+  g_clear_pointer (&entry, g_free);
+  imported = one_class_model (project, "http://imported.example/", 0);
+  entry = harvest_entry (project, imported, NULL);
+  g_assert_cmpstr (entry, ==, "http://imported.example/");
+
+  g_clear_object (&project);
+  cg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1911,6 +2001,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/harvester/target-map", test_target_map);
   g_test_add_func ("/harvester/bad-input", test_bad_input);
+  g_test_add_func ("/harvester/entry", test_entry);
   g_test_add_func ("/harvester/classes", test_classes);
   g_test_add_data_func ("/harvester/reuse/classes", GINT_TO_POINTER (CG_HARVEST_STRATEGY_CLASSES), test_reuse);
   g_test_add_data_func ("/harvester/reuse/patterns", GINT_TO_POINTER (CG_HARVEST_STRATEGY_PATTERNS), test_reuse);
