@@ -652,8 +652,12 @@ response_from_records (CgWarcRecord  *record,
       return NULL;
     }
   /* A revisit keeps its own status and headers when it has them; the
-   * payload always comes from the response it refers to. */
-  if (http == NULL || http->is_request || http->status == 0)
+   * payload always comes from the response it refers to. A revisit of a
+   * 304 answer (a page found unchanged) is replayed as the response it
+   * refers to: a 304 to a browser that never had the page is a page it
+   * cannot show. */
+  if (http == NULL || http->is_request || http->status == 0 ||
+      (http->status == SOUP_STATUS_NOT_MODIFIED && original_http != NULL))
     {
       g_clear_pointer (&http, cg_warc_http_message_free);
       http = g_steal_pointer (&original_http);

@@ -932,14 +932,19 @@ write_response (CgWarcWriter *writer,
   return info;
 }
 
+/* A revisit of @original, with its own 200 headers, or as the 304 answer
+ * to a conditional request (@not_modified). */
 static void
 write_revisit (CgWarcWriter     *writer,
                const char       *url,
                const char       *content_type,
                CgWarcRecordInfo *original,
-               const char       *original_url)
+               const char       *original_url,
+               gboolean          not_modified)
 {
-  g_autofree char *headers = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: %s\r\n\r\n", content_type);
+  g_autofree char *headers = not_modified
+                             ? g_strdup ("HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n")
+                             : g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: %s\r\n\r\n", content_type);
   g_autofree char *request = g_strdup_printf ("GET %s HTTP/1.1\r\n\r\n", url);
   CgWarcExchange exchange = {
     .target_uri = url,
@@ -951,6 +956,7 @@ write_revisit (CgWarcWriter     *writer,
     .revisit_target_uri = original_url,
     .revisit_date = original->date,
     .revisit_record_id = original->record_id,
+    .revisit_profile = not_modified ? CG_WARC_REVISIT_PROFILE_NOT_MODIFIED : NULL,
   };
   g_autoptr(GError) error = NULL;
 
@@ -975,6 +981,8 @@ write_test_archive (const char *directory)
   g_autofree char *live_css = page_url ("live.css");
   g_autofree char *copy_page = page_url ("archived-copy.html");
   g_autofree char *copy_css = page_url ("copy.css");
+  g_autofree char *unchanged_page = page_url ("unchanged.html");
+  g_autoptr(CgWarcRecordInfo) unchanged = NULL;
   g_autofree char *path = NULL;
 
   writer = cg_warc_writer_new (directory, "test", &error);
@@ -989,7 +997,13 @@ write_test_archive (const char *directory)
                                             "<!DOCTYPE html><html><head><title>Copy</title>"
                                             "<link rel=\"stylesheet\" href=\"/copy.css\"></head>"
                                             "<body><p>Same stylesheet, stored once</p></body></html>"));
-  write_revisit (writer, copy_css, "text/css", css, live_css);
+  write_revisit (writer, copy_css, "text/css", css, live_css, FALSE);
+  /* A page harvested twice: the second time, the server said it had not
+   * changed. */
+  unchanged = write_response (writer, unchanged_page, "text/html",
+                              "<!DOCTYPE html><html><head><title>Unchanged</title></head>"
+                              "<body><p>Harvested twice</p></body></html>");
+  write_revisit (writer, unchanged_page, "text/html", unchanged, unchanged_page, TRUE);
   cg_warc_record_info_free (write_response (writer, SECURE_PAGE, "text/html",
                                             "<!DOCTYPE html><html><head><title>Secure</title>"
                                             "<link rel=\"stylesheet\" href=\"/secure.css\"></head>"
@@ -1025,6 +1039,7 @@ render_archive_checks (CgArchive *archive)
   g_autofree char *page = page_url ("archived.html");
   g_autofree char *copy_page = page_url ("archived-copy.html");
   g_autofree char *not_archived = page_url ("styled.html");
+  g_autofree char *unchanged_page = page_url ("unchanged.html");
   guint requests_before = server.n_requests;
 
   context = cg_web_context_new_for_archive (archive, TRUE, &error);
@@ -1044,6 +1059,14 @@ render_archive_checks (CgArchive *archive)
   result = render_sync (renderer, copy_page, NULL, &error);
   g_assert_no_error (error);
   assert_body_background (result, "rgb(0, 0, 255)");
+  g_clear_pointer (&result, cg_render_result_free);
+
+  /* The newest capture of a page is the 304 of a harvest that found it
+   * unchanged: the page it refers to is shown. */
+  result = render_sync (renderer, unchanged_page, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->status, ==, 200);
+  g_assert_cmpstr (result->title, ==, "Unchanged");
   g_clear_pointer (&result, cg_render_result_free);
 
   /* https, on a host that exists only in the archive. */
