@@ -14,6 +14,7 @@
 #include <gio/gunixinputstream.h>
 
 #include "cg-class-sampler.h"
+#include "cg-crawl-lock.h"
 #include "cg-dispatch.h"
 #include "cg-pipeline.h"
 #include "cg-record-extractor.h"
@@ -149,11 +150,15 @@ static gboolean
 check_idle (CgPipeline  *self,
             GError     **error)
 {
-  if (self->stage == CG_PIPELINE_IDLE)
-    return TRUE;
-  g_set_error_literal (error, CG_PIPELINE_ERROR, CG_PIPELINE_ERROR_BUSY,
-                       _("Something is running already: stop it first"));
-  return FALSE;
+  if (self->stage != CG_PIPELINE_IDLE)
+    {
+      g_set_error_literal (error, CG_PIPELINE_ERROR, CG_PIPELINE_ERROR_BUSY,
+                           _("Something is running already: stop it first"));
+      return FALSE;
+    }
+  /* Nor while another process crawls the project (cartograph-cli): each
+   * would lock the other out of the database half way through. */
+  return cg_crawl_lock_check_none_running (self->project, error);
 }
 
 /* The counts of pages not read or not rendered are those of one piece of

@@ -27,6 +27,7 @@
 #include <glib/gstdio.h>
 
 #include "cg-crawl-lock.h"
+#include "cg-store.h"
 
 /* In the project folder. */
 #define LOCKS_FOLDER "locks"
@@ -62,6 +63,19 @@ read_holder (int fd)
   if (n <= 0)
     return NULL;
   return g_strstrip (g_strndup (buffer, (gsize) n));
+}
+
+static void
+set_running_error (GError     **error,
+                   CgProject   *project,
+                   gint64       crawl_id,
+                   const char  *holder)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+               /* Translators: the first %s is a project folder, the second a process id. */
+               _("Crawl %" PRId64 " of “%s” is running in another process (%s): stop it there, "
+                 "or wait for it to end"),
+               crawl_id, cg_project_get_folder (project), holder != NULL ? holder : "?");
 }
 
 static CgCrawlLock *
@@ -137,11 +151,7 @@ acquire (CgProject  *project,
       close (fd);
       g_mutex_unlock (&held_lock);
       if (saved == EWOULDBLOCK)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
-                     /* Translators: the first %s is a project folder, the second a process id. */
-                     _("Crawl %" PRId64 " of “%s” is running in another process (%s): stop it there, "
-                       "or wait for it to end"),
-                     crawl_id, cg_project_get_folder (project), holder != NULL ? holder : "?");
+        set_running_error (error, project, crawl_id, holder);
       else
         g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
                      _("Cannot lock crawl %" PRId64 " (“%s”): %s"), crawl_id, path, g_strerror (saved));
@@ -205,6 +215,52 @@ cg_crawl_lock_is_held (CgProject *project,
   is_held = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   close (fd);
   return is_held;
+}
+
+/* Fails with G_IO_ERROR_BUSY, naming the crawl and the process that runs
+ * it, when a crawl of @project runs: work that a second process starts on
+ * the project (a harvest in the window while the command line crawls)
+ * would find the database locked half way through. */
+gboolean
+cg_crawl_lock_check_none_running (CgProject  *project,
+                                  GError    **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_autofree char *dir = g_build_filename (cg_project_get_folder (project), LOCKS_FOLDER, NULL);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), FALSE);
+
+  /* A crawl that runs is recorded as running; one recorded so whose lock
+   * is free was killed. */
+  stmt = cg_store_prepare (store, "SELECT id FROM crawls WHERE state = 'running'", error);
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 crawl_id = sqlite3_column_int64 (stmt, 0);
+      g_autofree char *path = lock_file_path (dir, crawl_id);
+      int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+      if (fd < 0)
+        continue;
+      if (flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        {
+          g_autofree char *holder = read_holder (fd);
+
+          close (fd);
+          set_running_error (error, project, crawl_id, holder);
+          return FALSE;
+        }
+      close (fd);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void

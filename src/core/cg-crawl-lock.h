@@ -20,6 +20,8 @@ CgCrawlLock *cg_crawl_lock_acquire_unused (CgProject *project,
 void         cg_crawl_lock_release (CgCrawlLock  *lock);
 gboolean     cg_crawl_lock_is_held (CgProject    *project,
                                     gint64        crawl_id);
+gboolean     cg_crawl_lock_check_none_running (CgProject *project,
+                                               GError   **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgCrawlLock, cg_crawl_lock_release)
 

@@ -546,6 +546,56 @@ test_harvest_bad_settings (Fixture       *f,
   g_assert_cmpuint (cg_project_count_crawls (f->project), ==, 1);
 }
 
+/* While another process crawls the project (cartograph-cli), nothing
+ * starts here: each would lock the other out of the database half way
+ * through. Once it has ended, the project is free again. */
+static void
+test_crawl_elsewhere (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(CgSiteModel) model = make_model (FALSE);
+  g_autoptr(GError) error = NULL;
+  CgCrawlLock *lock;
+  gint64 explore_id, crawl_id;
+  guint n_crawls;
+
+  explore_id = cg_project_add_crawl (f->project, "explore", "http://shop.example/", "{\"delay\": 0}", &error);
+  g_assert_no_error (error);
+  cg_site_model_set_crawl_id (model, explore_id);
+  g_assert_true (cg_site_model_save (model, cg_project_get_store (f->project), &error));
+  g_assert_no_error (error);
+  crawl_id = cg_project_add_crawl (f->project, "crawl", "http://shop.example/", "{}", &error);
+  g_assert_no_error (error);
+  g_assert_true (cg_store_exec (cg_project_get_store (f->project), "UPDATE crawls SET state = 'running' WHERE kind = 'crawl'",
+                                &error));
+  g_assert_no_error (error);
+  lock = cg_crawl_lock_acquire (f->project, crawl_id, &error);
+  g_assert_no_error (error);
+  cg_project_page_reload (f->page);
+  n_crawls = cg_project_count_crawls (f->project);
+
+  g_assert_false (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_assert_nonnull (strstr (error->message, "is running in another process"));
+  g_clear_error (&error);
+  g_assert_false (cg_project_page_extract_records (f->page, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_clear_error (&error);
+
+  /* From the button: the window says why. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "project.harvest", NULL));
+  cg_test_iterate ();
+  g_assert_cmpuint (f->errors->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (f->errors, 0), "Cannot Start the Harvest\nCrawl "));
+  g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
+  g_assert_cmpuint (cg_project_count_crawls (f->project), ==, n_crawls);
+
+  /* It ended (here: its process was killed). */
+  cg_crawl_lock_release (lock);
+  g_assert_true (cg_crawl_lock_check_none_running (f->project, &error));
+  g_assert_no_error (error);
+}
+
 /* ------------------------------------------------------------------ */
 /* An exploration of a small site served here                          */
 
@@ -1338,6 +1388,8 @@ main (int argc, char **argv)
               fixture_set_up, test_stop_exploration, fixture_tear_down);
   g_test_add ("/project-page/explore-from-crawl", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_explore_from_crawl, fixture_tear_down);
+  g_test_add ("/project-page/crawl-elsewhere", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_crawl_elsewhere, fixture_tear_down);
   g_test_add ("/project-page/resume-harvest", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_resume_harvest, fixture_tear_down);
   g_test_add ("/project-page/interrupted-crawl", Fixture, GINT_TO_POINTER (FALSE),

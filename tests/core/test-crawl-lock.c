@@ -30,6 +30,13 @@ take_held_lock (void)
   g_assert_nonnull (strstr (error->message, holder));
   g_clear_error (&error);
 
+  /* Nothing else may start on the project meanwhile, and is told why. */
+  g_assert_false (cg_crawl_lock_check_none_running (project, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_assert_nonnull (strstr (error->message, "Crawl 1 of"));
+  g_assert_nonnull (strstr (error->message, holder));
+  g_clear_error (&error);
+
   /* Another crawl of the project is free. */
   other = cg_crawl_lock_acquire (project, 2, &error);
   g_assert_no_error (error);
@@ -44,6 +51,9 @@ take_free_lock (void)
   g_autoptr(CgProject) project = cg_project_open (project_folder, &error);
   g_autoptr(CgCrawlLock) lock = NULL;
 
+  g_assert_no_error (error);
+  /* Recorded as running, but no process runs it. */
+  g_assert_true (cg_crawl_lock_check_none_running (project, &error));
   g_assert_no_error (error);
   lock = cg_crawl_lock_acquire (project, 1, &error);
   g_assert_no_error (error);
@@ -74,6 +84,9 @@ test_other_process (void)
   /* The child processes run this function again, and find it here. */
   g_setenv ("CG_TEST_LOCK_FOLDER", project_folder, TRUE);
   project = cg_project_create (project_folder, "Locks", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_project_add_crawl (project, "crawl", "http://locks.example/", "{}", &error), ==, 1);
+  g_assert_true (cg_store_exec (cg_project_get_store (project), "UPDATE crawls SET state = 'running'", &error));
   g_assert_no_error (error);
   harvest_lock = cg_crawl_lock_acquire (project, 1, &error);
   g_assert_no_error (error);
