@@ -269,6 +269,12 @@ struct _CrawlRun
   GHashTable      *warc_file_ids;    /* file name → gint64 id (boxed) */
   char            *current_warc;
   GHashTable      *robots_waiting;   /* host key → GPtrArray of CgFrontierItem */
+  /* host key → why its robots.txt could not be fetched (no answer): a
+   * host that is down, not one that forbids. */
+  GHashTable      *robots_unreachable;
+  /* "URL: why" of the first URL that could not be fetched, for a crawl
+   * that fetched nothing at all. */
+  char            *first_failure;
   /* In a driven crawl: URL awaited → the URL the driver asked for (the
    * same, or the one whose redirects lead to it). */
   GHashTable      *requested;
@@ -345,6 +351,17 @@ report_event (CrawlRun         *run,
   data->url = g_strdup (url);
   data->message = g_strdup (message);
   cg_dispatch_to_context (run->crawler->owner_context, emit_event_cb, data, event_data_free);
+}
+
+/* A URL that could not be fetched: an event, and the first is kept. */
+static void
+report_failure (CrawlRun   *run,
+                const char *url,
+                const char *message)
+{
+  if (run->first_failure == NULL)
+    run->first_failure = g_strdup_printf ("%s: %s", url, message);
+  report_event (run, CG_CRAWL_EVENT_FETCH_FAILED, url, message);
 }
 
 static gboolean
@@ -1251,8 +1268,7 @@ fetch_failed (CrawlRun       *run,
   log_line (run, status, -1, item->url, item->hops, via, NULL,
             cg_fetch_result_get_start_time (result), cg_fetch_result_get_duration (result), NULL,
             annotations);
-  report_event (run, CG_CRAWL_EVENT_FETCH_FAILED, item->url,
-                fetch_error != NULL ? fetch_error->message : _("The fetch failed"));
+  report_failure (run, item->url, fetch_error != NULL ? fetch_error->message : _("The fetch failed"));
   report_to_driver (run, item->url, FALSE, result, item->id);
   changed (run);
 }
@@ -1703,6 +1719,10 @@ robots_done_cb (GObject      *source,
                               now, &error))
     g_warning ("robots.txt of %s: %s", data->host_key, error->message);
   g_clear_error (&error);
+  if (!cg_fetch_result_has_response (last) && last_error != NULL)
+    g_hash_table_replace (run->robots_unreachable, g_strdup (data->host_key), g_strdup (last_error->message));
+  else
+    g_hash_table_remove (run->robots_unreachable, data->host_key);
 
   /* robots.txt was a request to the host like any other: the URLs that
    * waited for it go back to the frontier, which holds the host for the
@@ -1753,17 +1773,32 @@ check_robots (CrawlRun       *run,
     case CG_ROBOTS_DISALLOWED:
       {
         g_autofree char *via = lookup_url (run, item->via_id);
-        g_autofree char *annotation = rule != NULL ? g_strdup_printf ("robots:%s", rule) : NULL;
+        /* RFC 9309 forbids fetching from a host whose robots.txt cannot
+         * be fetched at all; the host is down, which is a failure, not a
+         * rule of the site. */
+        const char *unreachable = g_hash_table_lookup (run->robots_unreachable, item->host_key);
+        g_autofree char *annotation = unreachable != NULL ? g_strdup ("robots:unreachable")
+                                      : rule != NULL ? g_strdup_printf ("robots:%s", rule) : NULL;
 
         if (!ensure_transaction (run, &error) ||
-            !cg_frontier_finish (run->frontier, item, CG_URL_SKIPPED, "robots", now, &error))
+            !cg_frontier_finish (run->frontier, item, unreachable != NULL ? CG_URL_FAILED : CG_URL_SKIPPED,
+                                 unreachable != NULL ? unreachable : "robots", now, &error))
           {
             fail_run (run, g_steal_pointer (&error));
             return FALSE;
           }
         log_line (run, CG_FETCH_STATUS_ROBOTS, -1, item->url, item->hops, via, NULL, 0, 0, NULL, annotation);
         report_to_driver (run, item->url, FALSE, NULL, item->id);
-        report_event (run, CG_CRAWL_EVENT_ROBOTS, item->url, _("Kept out by robots.txt"));
+        if (unreachable != NULL)
+          {
+            g_autofree char *message = g_strdup_printf (_("The host’s robots.txt could not be fetched (%s), "
+                                                          "so nothing of the host is fetched"),
+                                                        unreachable);
+
+            report_failure (run, item->url, message);
+          }
+        else
+          report_event (run, CG_CRAWL_EVENT_ROBOTS, item->url, _("Kept out by robots.txt"));
         changed (run);
         cg_frontier_item_free (item);
         return FALSE;
@@ -2511,6 +2546,16 @@ tear_down_run (CrawlRun *run)
       else if (run->writer != NULL && !close_warc_files (run->store, run->crawl_id, &error))
         g_clear_error (&error);
 
+      /* A crawl that reached its end without fetching anything, every URL
+       * failing (a site that is down), did not do its work. */
+      if (run->end == CG_CRAWL_END_DONE && run->first_failure != NULL && run->frontier != NULL &&
+          cg_frontier_count (run->frontier, CG_URL_DONE) == 0)
+        {
+          run->end = CG_CRAWL_END_FAILED;
+          if (run->error == NULL)
+            run->error = g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NOTHING_FETCHED,
+                                      _("Nothing could be fetched; the first failure: %s"), run->first_failure);
+        }
       if (!set_crawl_state (run->store, run->crawl_id, cg_crawl_end_to_string (run->end), TRUE, &error))
         g_clear_error (&error);
     }
@@ -2593,6 +2638,8 @@ crawl_run_free (CrawlRun *run)
   g_clear_object (&run->store);
   g_clear_pointer (&run->warc_file_ids, g_hash_table_unref);
   g_clear_pointer (&run->robots_waiting, g_hash_table_unref);
+  g_clear_pointer (&run->robots_unreachable, g_hash_table_unref);
+  g_clear_pointer (&run->first_failure, g_free);
   g_clear_pointer (&run->requested, g_hash_table_unref);
   g_clear_object (&run->cancellable);
   g_clear_pointer (&run->loop, g_main_loop_unref);
@@ -3053,6 +3100,7 @@ cg_crawler_start (CgCrawler *self)
   run->edges = g_array_new (FALSE, FALSE, sizeof (Edge));
   run->warc_file_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   run->robots_waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  run->robots_unreachable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   run->requested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   g_clear_pointer (&self->owner_context, g_main_context_unref);

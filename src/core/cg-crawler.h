@@ -20,6 +20,7 @@ typedef enum {
   CG_CRAWLER_ERROR_FINISHED,
   CG_CRAWLER_ERROR_WARC,
   CG_CRAWLER_ERROR_STORE,
+  CG_CRAWLER_ERROR_NOTHING_FETCHED,   /* every URL failed (a site that is down) */
 } CgCrawlerError;
 
 /* Why a crawl ended. */

@@ -366,7 +366,10 @@ crawl_finished_cb (CgCrawler      *crawler,
   g_autoptr(GTask) task = NULL;
   FinishJob *job;
 
-  if (end == CG_CRAWL_END_FAILED || end == CG_CRAWL_END_STOPPED)
+  /* A crawl that fetched nothing is the case of no HTML page, below. */
+  if ((end == CG_CRAWL_END_FAILED &&
+       !g_error_matches (crawl_error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NOTHING_FETCHED)) ||
+      end == CG_CRAWL_END_STOPPED)
     {
       g_autoptr(GError) error = NULL;
 

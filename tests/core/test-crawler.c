@@ -1790,6 +1790,61 @@ test_unusable_settings (Fixture       *f,
   }
 }
 
+/* A host that does not answer is down, not one whose robots.txt forbids
+ * everything: its URLs fail and say why (RFC 9309 still forbids fetching
+ * them), and a crawl that fetched nothing at all failed. It once ended
+ * "finished", its seed "kept out by robots.txt". */
+static void
+test_unreachable_host (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(CgCrawler) crawler = NULL;
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *seed = NULL;
+  g_auto(Run) run = { 0 };
+  g_autoptr(sqlite3_stmt) state = NULL;
+  guint16 port;
+
+  /* A port where nothing listens: bound, so that no other test takes it,
+   * but never listening. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  address = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  g_assert_true (g_socket_bind (socket, address, FALSE, &error));
+  g_assert_no_error (error);
+  g_clear_object (&address);
+  address = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (address));
+  seed = g_strdup_printf ("http://127.0.0.1:%u/", port);
+  g_strfreev (config->seeds);
+  config->seeds = g_strsplit (seed, " ", -1);
+  config->timeout = 5;
+
+  crawler = new_crawler (f, NULL, config);
+  run_crawler (f, crawler, &run);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_FAILED);
+  g_assert_error (run.error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NOTHING_FETCHED);
+  g_test_message ("%s", run.error->message);
+  g_assert_true (g_str_has_prefix (run.error->message, "Nothing could be fetched; the first failure: "));
+  g_assert_nonnull (strstr (run.error->message, "The host’s robots.txt could not be fetched ("));
+  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_ROBOTS], ==, 0);
+  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_FETCH_FAILED], ==, 1);
+
+  g_assert_cmpint (url_state (f->project, cg_crawler_get_crawl_id (crawler), seed, &reason), ==, CG_URL_FAILED);
+  g_assert_nonnull (reason);
+  g_assert_cmpstr (reason, !=, "robots");
+  state = cg_store_prepare (cg_project_get_store (f->project), "SELECT state FROM crawls WHERE id = ?1", &error);
+  g_assert_no_error (error);
+  sqlite3_bind_int64 (state, 1, cg_crawler_get_crawl_id (crawler));
+  g_assert_cmpint (sqlite3_step (state), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (state, 0), ==, "failed");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1810,6 +1865,7 @@ main (int argc, char **argv)
   ADD ("/crawler/no-such-crawl", 0, test_no_such_crawl);
   ADD ("/crawler/unusable-settings", 0, test_unusable_settings);
   ADD ("/crawler/hostile-locations", SITE_HOSTILE, test_hostile_locations);
+  ADD ("/crawler/unreachable-host", 0, test_unreachable_host);
 #undef ADD
 
   return g_test_run ();
