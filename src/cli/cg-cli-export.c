@@ -17,6 +17,34 @@
 
 /* CSV or TSV records of several classes: one file per class in @folder,
  * CLASS.FORMAT, each written whole or not at all. */
+/* Ends a failed export to @file: a file that was there is kept as it was
+ * (GIO keeps it when a replacement is closed cancelled), and one the
+ * export made is removed. */
+static void
+abandon_output (GOutputStream *out,
+                GFile         *file,
+                gboolean       existed)
+{
+  g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+  g_cancellable_cancel (abandon);
+  g_output_stream_close (out, abandon, NULL);
+  if (!existed)
+    g_file_delete (file, NULL, NULL);
+}
+
+/* Refuses to write over the project's own files (its database, WARC
+ * files…), which an export given the wrong path would destroy. */
+static gboolean
+check_output (CgProject  *project,
+              const char *output)
+{
+  if (!cg_project_owns_path (project, output))
+    return TRUE;
+  cg_cli_print_error (_("“%s” is the project’s own: write the export somewhere else"), output);
+  return FALSE;
+}
+
 static int
 export_records_per_class (CgProject          *project,
                           CgSiteModel        *model,
@@ -25,6 +53,8 @@ export_records_per_class (CgProject          *project,
                           CgExportFormat      format,
                           const char         *folder)
 {
+  if (!check_output (project, folder))
+    return CG_CLI_EXIT_USAGE;
   if (g_mkdir_with_parents (folder, 0755) != 0)
     {
       cg_cli_print_error (_("cannot create the folder “%s”: %s"), folder, g_strerror (errno));
@@ -37,6 +67,7 @@ export_records_per_class (CgProject          *project,
       g_autoptr(GFile) file = NULL;
       g_autoptr(GOutputStream) out = NULL;
       g_autoptr(GError) error = NULL;
+      gboolean existed;
 
       /* Class names are the model's; one that is not a plain file name
        * does not get to choose where it is written. */
@@ -47,18 +78,14 @@ export_records_per_class (CgProject          *project,
         }
       path = g_build_filename (folder, name, NULL);
       file = g_file_new_for_path (path);
+      existed = g_file_query_exists (file, NULL);
       out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
       if (out == NULL)
         g_prefix_error (&error, _("Cannot write “%s”: "), path);
       if (out == NULL || !cg_export_records_full (project, model, classes[i], region, format, out, &error))
         {
           if (out != NULL)
-            {
-              g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-              g_cancellable_cancel (abandon);
-              g_output_stream_close (out, abandon, NULL);
-            }
+            abandon_output (out, file, existed);
           cg_cli_print_error ("%s", error->message);
           return CG_CLI_EXIT_FAILED;
         }
@@ -110,6 +137,7 @@ cg_cli_export (int    argc,
   g_autoptr(GError) error = NULL;
   CgExportFormat format;
   gboolean ok;
+  gboolean existed = FALSE;
   int exit_code = CG_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
@@ -255,7 +283,10 @@ cg_cli_export (int    argc,
 
   if (output != NULL)
     {
+      if (!check_output (project, output))
+        return CG_CLI_EXIT_USAGE;
       file = g_file_new_for_commandline_arg (output);
+      existed = g_file_query_exists (file, NULL);
       out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
       if (out == NULL)
         {
@@ -275,16 +306,9 @@ cg_cli_export (int    argc,
   else
     ok = cg_export_pages (project, model, format, out, &error);
 
-  /* A failed export to a file leaves the file as it was. */
+  /* A failed export to a file leaves the file as it was, or none. */
   if (!ok && output != NULL)
-    {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      /* Closing a replacement with a cancelled cancellable keeps the
-       * original file. */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (out, abandon, NULL);
-    }
+    abandon_output (out, file, existed);
   if (!ok)
     {
       cg_cli_print_error ("%s", error->message);

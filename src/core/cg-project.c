@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -382,6 +384,58 @@ cg_project_get_thumbnails_dir (CgProject *self)
 {
   g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
   return g_build_filename (self->folder, CG_PROJECT_THUMBNAILS_DIR, NULL);
+}
+
+/* @path made absolute, its folder's symbolic links resolved (the file
+ * itself need not exist). */
+static char *
+resolve_path (const char *path)
+{
+  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
+  g_autofree char *parent = g_path_get_dirname (absolute);
+  g_autofree char *name = g_path_get_basename (absolute);
+  g_autofree char *real_parent = realpath (parent, NULL);
+
+  return real_parent != NULL ? g_build_filename (real_parent, name, NULL) : g_steal_pointer (&absolute);
+}
+
+/**
+ * cg_project_owns_path:
+ *
+ * Whether @path is, or lies in, one of the files and folders the project
+ * keeps: its database (with its journal), WARC files, logs, locks,
+ * harvest states and thumbnails. What is written from outside (an export)
+ * must not go there; the project's folder is otherwise free.
+ */
+gboolean
+cg_project_owns_path (CgProject  *self,
+                      const char *path)
+{
+  /* The database's own files begin with its name (-wal, -shm, -journal). */
+  static const char * const owned[] = {
+    CG_PROJECT_DATABASE_NAME, CG_PROJECT_WARC_DIR "/", "logs/", "locks/", "harvests/", CG_PROJECT_THUMBNAILS_DIR "/",
+  };
+  g_autofree char *folder = NULL;
+  g_autofree char *resolved = NULL;
+  g_autofree char *inside = NULL;
+  gsize n;
+
+  g_return_val_if_fail (CG_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  folder = realpath (self->folder, NULL);
+  if (folder == NULL)
+    folder = g_canonicalize_filename (self->folder, NULL);
+  resolved = resolve_path (path);
+  n = strlen (folder);
+  if (strncmp (resolved, folder, n) != 0 || resolved[n] != G_DIR_SEPARATOR)
+    return FALSE;
+  /* A folder of the project, named with or without its slash. */
+  inside = g_strconcat (resolved + n + 1, "/", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (owned); i++)
+    if (g_str_has_prefix (inside, owned[i]))
+      return TRUE;
+  return FALSE;
 }
 
 gint64

@@ -56,6 +56,8 @@ const char *cg_project_get_name            (CgProject   *self);
 CgStore    *cg_project_get_store           (CgProject   *self);
 char       *cg_project_get_warc_dir        (CgProject   *self);
 char       *cg_project_get_thumbnails_dir  (CgProject   *self);
+gboolean    cg_project_owns_path           (CgProject   *self,
+                                            const char  *path);
 
 gint64      cg_project_add_crawl           (CgProject   *self,
                                             const char  *kind,

@@ -65,6 +65,30 @@ with demo_site() as url:
         with open(out) as existing:
             check("a failed export leaves the output file as it was", existing.read() == "keep me\n")
 
+        fresh = os.path.join(tmp, "fresh.graphml")
+        bad = run("export", "--project", project, "--what", "pages", "--format", "graphml", "--output", fresh)
+        check("a failed export to a new file leaves no file behind",
+              bad.returncode == 2 and not os.path.exists(fresh))
+
+        # The project's own files are not written over by an export given
+        # the wrong path; its folder is otherwise free.
+        database = os.path.join(project, "cartograph.db")
+        with open(database, "rb") as db:
+            before = db.read()
+        for own in ("cartograph.db", "cartograph.db-wal", "warc", os.path.join("warc", "pages.csv"),
+                    os.path.join("logs", "x.csv"), os.path.join("..", "demo", ".", "cartograph.db")):
+            target = os.path.join(project, own)
+            refused = run("export", "--project", project, "--what", "pages", "--format", "csv", "--output", target)
+            check("an export over the project's %s is refused (%s)" % (own, refused.stderr.strip()),
+                  refused.returncode == 2 and "is the project’s own" in refused.stderr)
+        with open(database, "rb") as db:
+            check("and the database is as it was", db.read() == before)
+        check("the project still opens", run("info", "--project", project).returncode == 0)
+        beside = run("export", "--project", project, "--what", "pages", "--format", "csv", "--output",
+                     os.path.join(project, "pages.csv"))
+        check("an export beside them, in the project's folder, is written",
+              beside.returncode == 0 and os.path.getsize(os.path.join(project, "pages.csv")) > 0)
+
         no_model = run("export", "--project", project, "--what", "model")
         check("a model export without a model fails and says so",
               no_model.returncode == 1 and "no model" in no_model.stderr)
