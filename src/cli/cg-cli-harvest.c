@@ -233,8 +233,10 @@ cg_cli_harvest (int    argc,
   g_autofree char *like = NULL;
   gboolean resume = FALSE, everything = FALSE, no_conditional = FALSE, no_reuse = FALSE, all_patterns = FALSE;
   gboolean quiet = FALSE, json = FALSE;
-  int version = 0, class_wait = 0, max_repeats = 0, like_pages = 0;
-  double like_similarity = 0;
+  /* The smallest values mark "not given", so that what the user typed,
+   * 0 included, is checked and not taken for the default. */
+  int version = G_MININT, class_wait = G_MININT, max_repeats = G_MININT, like_pages = G_MININT;
+  double like_similarity = -G_MAXDOUBLE;
   g_auto(CgCliFetchOptions) fetch_options = CG_CLI_FETCH_OPTIONS_INIT;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -287,9 +289,33 @@ cg_cli_harvest (int    argc,
       cg_cli_print_error (_("harvest takes no URL: it starts from the model’s site (use --like URL for a sample page)"));
       return CG_CLI_EXIT_USAGE;
     }
-  if (version < 0 || class_wait < 0 || max_repeats < 0 || like_pages < 0)
+  if (version != G_MININT && version < 1)
     {
-      cg_cli_print_error (_("limits and counts cannot be negative"));
+      cg_cli_print_error (_("--model needs a version number from 1, not %d"), version);
+      return CG_CLI_EXIT_USAGE;
+    }
+  if (class_wait != G_MININT && class_wait < 0)
+    {
+      g_autofree char *given_wait = g_strdup_printf ("%d", class_wait);
+
+      cg_cli_print_error (_("%s cannot be negative, not %s"), "--class-wait", given_wait);
+      return CG_CLI_EXIT_USAGE;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      int count = i == 0 ? max_repeats : like_pages;
+
+      if (count != G_MININT && count < 1)
+        {
+          g_autofree char *given_count = g_strdup_printf ("%d", count);
+
+          cg_cli_print_error (_("%s must be at least 1, not %s"), i == 0 ? "--max-repeats" : "--like-pages", given_count);
+          return CG_CLI_EXIT_USAGE;
+        }
+    }
+  if (like_similarity != -G_MAXDOUBLE && !(like_similarity > 0 && like_similarity <= 1))
+    {
+      cg_cli_print_error (_("--like-similarity must be above 0 and at most 1, not %g"), like_similarity);
       return CG_CLI_EXIT_USAGE;
     }
   if (!cg_cli_fetch_options_check (&fetch_options))
@@ -343,13 +369,13 @@ cg_cli_harvest (int    argc,
         }
       options->like_url = g_steal_pointer (&like);
       options->everything_in_scope = everything;
-      options->class_wait_ms = (guint) class_wait;
+      options->class_wait_ms = class_wait != G_MININT ? (guint) class_wait : 0;
       options->conditional = !no_conditional;
       options->reuse_sample = !no_reuse;
       options->prune_patterns = !all_patterns;
-      options->max_repeats = (guint) max_repeats;
-      options->like_map_pages = (guint) like_pages;
-      options->like_similarity = like_similarity;
+      options->max_repeats = max_repeats != G_MININT ? (guint) max_repeats : 0;
+      options->like_map_pages = like_pages != G_MININT ? (guint) like_pages : 0;
+      options->like_similarity = like_similarity != -G_MAXDOUBLE ? like_similarity : 0;
 
       cg_cli_fetch_options_apply (&fetch_options, options->crawl);
       if (!cg_harvest_options_validate (options, &error))

@@ -114,7 +114,17 @@ with demo_site() as url:
         bad = run("harvest", "--project", project, "--like", "ftp://127.0.0.1/")
         check("a sample that is no http URL is refused", bad.returncode == 2 and "ftp://127.0.0.1/" in bad.stderr)
         bad = run("harvest", "--project", project, "--class-wait", "-5")
-        check("a negative wait is a usage error", bad.returncode == 2)
+        check("a negative wait is a usage error, named",
+              bad.returncode == 2 and "--class-wait cannot be negative, not -5" in bad.stderr)
+        # Each of these once meant its default, silently.
+        for options, message in ((["--max-repeats", "0"], "--max-repeats must be at least 1, not 0"),
+                                 (["--like-pages", "0"], "--like-pages must be at least 1, not 0"),
+                                 (["--like-similarity", "0"], "--like-similarity must be above 0 and at most 1, not 0"),
+                                 (["--like-similarity", "1.5"], "not 1.5"),
+                                 (["--model", "0"], "--model needs a version number from 1, not 0")):
+            bad = run("harvest", "--project", project, *options)
+            check("harvest %s is refused: %s" % (" ".join(options), bad.stderr.strip()),
+                  bad.returncode == 2 and message in bad.stderr)
         bad = run("harvest", "--project", project, "--model", "9")
         check("a model version the project lacks is refused", bad.returncode == 1)
         bad = run("harvest")
