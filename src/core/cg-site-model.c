@@ -201,12 +201,23 @@ cg_site_model_init (CgSiteModel *self)
   self->parameters = g_strdup ("{}");
 }
 
+/* A site as models are kept under it, however it was spelt
+ * ("HTTP://Example.org:80" is "http://example.org/"), so that one site
+ * has one history of versions. */
+static char *
+site_key (const char *site)
+{
+  char *normal = site != NULL ? cg_url_normalize (site, CG_URL_NORMALIZE_SYNTAX, NULL) : NULL;
+
+  return normal != NULL ? normal : g_strdup (site != NULL ? site : "");
+}
+
 CgSiteModel *
 cg_site_model_new (const char *site)
 {
   CgSiteModel *self = g_object_new (CG_TYPE_SITE_MODEL, NULL);
 
-  self->site = g_strdup (site != NULL ? site : "");
+  self->site = site_key (site);
   self->created_at = g_get_real_time () / G_USEC_PER_SEC;
   return self;
 }
@@ -923,12 +934,13 @@ cg_site_model_load (CgStore     *store,
                     GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *key = site_key (site);
   int rc;
 
   stmt = cg_store_prepare (store, "SELECT id FROM models WHERE site = ?1 AND version = ?2", error);
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_text (stmt, 1, site, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_int (stmt, 2, version);
   rc = sqlite3_step (stmt);
   /* Only the end of the rows means there is no such model; a read error
@@ -953,6 +965,7 @@ cg_site_model_load_latest (CgStore     *store,
                            GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *key = site != NULL ? site_key (site) : NULL;
   int rc;
 
   stmt = cg_store_prepare (store,
@@ -962,7 +975,7 @@ cg_site_model_load_latest (CgStore     *store,
   if (stmt == NULL)
     return NULL;
   if (site != NULL)
-    sqlite3_bind_text (stmt, 1, site, -1, SQLITE_STATIC);
+    sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_DONE)
     {
@@ -986,13 +999,14 @@ cg_site_model_list_versions (CgStore     *store,
                              GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *key = site_key (site);
   GArray *versions;
   int rc;
 
   stmt = cg_store_prepare (store, "SELECT version FROM models WHERE site = ?1 ORDER BY version", error);
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_text (stmt, 1, site, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
   versions = g_array_new (FALSE, FALSE, sizeof (int));
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -1341,7 +1355,7 @@ read_spec_row (CgSiteModel  *self,
       if (g_str_equal (type, "site") && value != NULL)
         {
           g_free (self->site);
-          self->site = g_steal_pointer (&value);
+          self->site = site_key (value);
         }
       else if (g_str_equal (type, "entry"))
         cg_site_model_set_entry_class (self, value);

@@ -432,6 +432,30 @@ test_versions_in_store (void)
 
   g_assert_null (cg_site_model_load (store, "http://shop.test/", 9, &error));
   g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* A site however spelt is one site with one history: an import under
+   * "HTTP://Shop.Test:80" once began a history of its own. */
+  {
+    g_autoptr(CgSiteModel) spelt = cg_site_model_new ("HTTP://Shop.Test:80");
+    g_autoptr(CgSiteModel) found = NULL;
+    g_autoptr(GArray) all = NULL;
+
+    g_assert_cmpstr (cg_site_model_get_site (spelt), ==, "http://shop.test/");
+    g_assert_true (cg_site_model_save (spelt, store, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (cg_site_model_get_version (spelt), ==, 3);
+    found = cg_site_model_load (store, "http://SHOP.test", 3, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (found);
+    g_clear_object (&found);
+    found = cg_site_model_load_latest (store, "HTTP://shop.test:80/", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (cg_site_model_get_version (found), ==, 3);
+    all = cg_site_model_list_versions (store, "http://Shop.Test", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (all->len, ==, 3);
+  }
 }
 
 /* A store that cannot be read is not one without models. */
