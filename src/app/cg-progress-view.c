@@ -19,6 +19,9 @@ struct _CgProgressView
   GObject        *coverage_source;
   GHashTable     *class_rows;    /* class name → AdwActionRow (borrowed) */
   guint           n_events;
+  /* The subtitle given, which a pause stands in for while it lasts. */
+  char           *subtitle;
+  gboolean        paused;
 
   GtkLabel       *title_label;
   GtkLabel       *subtitle_label;
@@ -91,7 +94,9 @@ cg_progress_view_update_stats (CgProgressView     *self,
   fetched = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->done);
   failed = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->failed);
   bytes = g_format_size (stats->bytes);
-  rate = g_strdup_printf ("%.1f", stats->documents_per_second);
+  /* A paused crawl fetches nothing: its rate of a moment ago would say
+   * otherwise. */
+  rate = stats->paused ? g_strdup ("—") : g_strdup_printf ("%.1f", stats->documents_per_second);
 
   set_counter (self, CG_PROGRESS_COUNTER_QUEUED, queued);
   set_counter (self, CG_PROGRESS_COUNTER_FETCHED, fetched);
@@ -327,6 +332,15 @@ cg_progress_view_get_plot (CgProgressView *self)
   return self->plot;
 }
 
+static void
+show_subtitle (CgProgressView *self)
+{
+  const char *shown = self->paused ? _("Paused: nothing is fetched until it resumes") : self->subtitle;
+
+  gtk_label_set_label (self->subtitle_label, shown != NULL ? shown : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), shown != NULL && *shown != '\0');
+}
+
 void
 cg_progress_view_set_title (CgProgressView *self,
                             const char     *title,
@@ -335,8 +349,9 @@ cg_progress_view_set_title (CgProgressView *self,
   g_return_if_fail (CG_IS_PROGRESS_VIEW (self));
 
   gtk_label_set_label (self->title_label, title != NULL ? title : "");
-  gtk_label_set_label (self->subtitle_label, subtitle != NULL ? subtitle : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL && *subtitle != '\0');
+  g_free (self->subtitle);
+  self->subtitle = g_strdup (subtitle);
+  show_subtitle (self);
 }
 
 void
@@ -347,6 +362,13 @@ cg_progress_view_set_paused (CgProgressView *self,
 
   gtk_widget_set_visible (self->pause_button, !paused);
   gtk_widget_set_visible (self->resume_button, paused);
+  if (self->paused != paused)
+    {
+      self->paused = paused;
+      show_subtitle (self);
+      if (paused)
+        set_counter (self, CG_PROGRESS_COUNTER_RATE, "—");
+    }
 }
 
 void
@@ -443,6 +465,9 @@ cg_progress_view_set_crawler (CgProgressView *self,
   if (self->crawler != NULL)
     g_signal_handlers_disconnect_by_data (self->crawler, self);
   g_set_object (&self->crawler, crawler);
+  /* Nothing runs: no rate. */
+  if (crawler == NULL)
+    set_counter (self, CG_PROGRESS_COUNTER_RATE, "—");
   if (crawler != NULL)
     {
       CgCrawlStats stats;
@@ -541,6 +566,7 @@ cg_progress_view_dispose (GObject *object)
   cg_progress_view_set_crawler (self, NULL);
   g_clear_pointer (&self->class_rows, g_hash_table_unref);
   g_clear_object (&self->model);
+  g_clear_pointer (&self->subtitle, g_free);
 
   G_OBJECT_CLASS (cg_progress_view_parent_class)->dispose (object);
 }

@@ -34,13 +34,28 @@ test_counters (void)
   g_assert_cmpstr (cg_progress_view_get_counter_text (view, CG_PROGRESS_COUNTER_BYTES), ==, two_mb);
   g_assert_cmpstr (cg_progress_view_get_counter_text (view, CG_PROGRESS_COUNTER_RATE), ==, "7.3");
 
-  /* A paused crawl offers Resume rather than Pause. */
+  /* A paused crawl offers Resume rather than Pause, says it is paused
+   * where it said what it does, and has no rate: once, only the button
+   * changed, and the rate of before stayed. */
+  cg_progress_view_set_title (view, "Harvesting", "Following the model");
   g_assert_true (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Pause")));
   g_assert_false (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Resume")));
   stats.paused = TRUE;
   cg_progress_view_update_stats (view, &stats);
   g_assert_false (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Pause")));
   g_assert_true (gtk_widget_get_visible (cg_test_find_button (GTK_WIDGET (view), "_Resume")));
+  g_assert_cmpstr (cg_progress_view_get_counter_text (view, CG_PROGRESS_COUNTER_RATE), ==, "—");
+  g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LABEL, "Paused: nothing is fetched until it resumes"));
+  g_assert_null (cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LABEL, "Following the model"));
+  /* A new title while paused keeps saying so. */
+  cg_progress_view_set_title (view, "Harvesting", "Following the model and writing WARC files");
+  g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LABEL, "Paused: nothing is fetched until it resumes"));
+  stats.paused = FALSE;
+  cg_progress_view_update_stats (view, &stats);
+  g_assert_cmpstr (cg_progress_view_get_counter_text (view, CG_PROGRESS_COUNTER_RATE), ==, "7.3");
+  g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LABEL, "Following the model and writing WARC files"));
+  stats.paused = TRUE;
+  cg_progress_view_update_stats (view, &stats);
 
   /* Without a parent providing the crawl actions, the buttons do nothing. */
   g_assert_false (gtk_widget_is_sensitive (cg_test_find_button (GTK_WIDGET (view), "_Stop")));
