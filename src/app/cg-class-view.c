@@ -450,6 +450,19 @@ cg_class_view_show_class (CgClassView *self)
   gtk_stack_set_visible_child_name (self->stack, "class");
 }
 
+/* Back from an archived page to its class; FALSE when none is shown. */
+gboolean
+cg_class_view_go_back (CgClassView *self)
+{
+  g_return_val_if_fail (CG_IS_CLASS_VIEW (self), FALSE);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "archived") != 0)
+    return FALSE;
+  cg_class_view_show_class (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->samples_box));
+  return TRUE;
+}
+
 static void
 archived_back_cb (CgClassView    *self,
                   CgArchivedPage *page)

@@ -72,6 +72,7 @@ gboolean     cg_class_view_open_sample    (CgClassView *self,
                                            GError     **error);
 /* Back from the archived page to the class. */
 void         cg_class_view_show_class     (CgClassView *self);
+gboolean     cg_class_view_go_back        (CgClassView *self);
 
 /* The parts, for the window and the tests. */
 GtkWidget   *cg_class_view_get_records_table (CgClassView *self);  /* CgRecordsTable */

@@ -1796,6 +1796,22 @@ zoom_activated (GtkWidget  *widget,
     cg_class_graph_zoom_reset (self->graph);
 }
 
+/* One step back within the page (Alt+Left): from an archived page to its
+ * class, from a class to the classes list. FALSE when there is none, and
+ * the window goes back to its start page instead. */
+gboolean
+cg_project_page_go_back (CgProjectPage *self)
+{
+  g_return_val_if_fail (CG_IS_PROJECT_PAGE (self), FALSE);
+
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "classes") != 0 ||
+      g_strcmp0 (adw_leaflet_get_visible_child_name (self->classes_leaflet), "class") != 0)
+    return FALSE;
+  if (!cg_class_view_go_back (self->class_view))
+    adw_leaflet_set_visible_child_name (self->classes_leaflet, "list");
+  return TRUE;
+}
+
 static void
 classes_back_activated (GtkWidget  *widget,
                         const char *action_name,
@@ -2074,7 +2090,6 @@ cg_project_page_class_init (CgProjectPageClass *klass)
   gtk_widget_class_install_action (widget_class, "graph.zoom-reset", NULL, zoom_activated);
   gtk_widget_class_install_action (widget_class, "classes.back", NULL, classes_back_activated);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "classes.back", NULL);
 }
 
 static void

@@ -74,6 +74,7 @@ gboolean        cg_project_page_start_harvest     (CgProjectPage         *self,
  * quit, a failure or a killed process), as the crawls list offers. */
 gboolean        cg_project_page_resume_harvest    (CgProjectPage         *self,
                                                    GError               **error);
+gboolean        cg_project_page_go_back           (CgProjectPage         *self);
 void            cg_project_page_toggle_pause      (CgProjectPage         *self);
 void            cg_project_page_stop              (CgProjectPage         *self);
 

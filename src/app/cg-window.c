@@ -741,6 +741,21 @@ show_start_activated (GtkWidget  *widget,
   show_start (CG_WINDOW (widget));
 }
 
+/* Alt+Left, wherever the focus is: one step back within the project
+ * page if it has one (an archived page, a class), else the start page. */
+static void
+back_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  CgWindow *self = CG_WINDOW (widget);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "start") != 0 &&
+      cg_project_page_go_back (self->project_page))
+    return;
+  show_start (self);
+}
+
 static void
 toast_activated (GtkWidget  *widget,
                  const char *action_name,
@@ -935,6 +950,7 @@ cg_window_class_init (CgWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-project", NULL, open_project_activated);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_activated);
   gtk_widget_class_install_action (widget_class, "win.show-start", NULL, show_start_activated);
+  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_activated);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_activated);
   gtk_widget_class_install_action (widget_class, "win.error", "(ss)", error_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-open", NULL, cancel_open_activated);
@@ -945,7 +961,7 @@ cg_window_class_init (CgWindowClass *klass)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-crawl", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-project", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.show-start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel-open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_comma, GDK_CONTROL_MASK, "win.preferences", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause-crawl", NULL);

@@ -840,6 +840,13 @@ test_open_project (void)
   cg_window_open_project (window, file);
   cg_test_wait_for (shows_project, &wanted, "the project to open");
 
+  /* Alt+Left with nothing to go back to in the project: the start page. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL));
+  page = visible_page (window);
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (page)), ==, "Map and Archive a Website");
+  cg_window_open_project (window, file);
+  cg_test_wait_for (shows_project, &wanted, "the project to open again");
+
   /* Not a project: the dialog names the folder and the reason, and the
    * project shown before is still shown. */
   g_assert_cmpint (g_mkdir_with_parents (not_project, 0755), ==, 0);
