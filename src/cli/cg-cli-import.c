@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "cg-cli.h"
@@ -79,7 +80,7 @@ cg_cli_import (int    argc,
   /* --site names the site for either kind of file: an archivist who
    * gives it with a JSON model that has no site means that site, as with
    * a crawl spec, and refusing it would only make them edit the file. */
-  if (g_str_has_suffix (argv[1], ".json"))
+  if (strlen (argv[1]) >= 5 && g_ascii_strcasecmp (argv[1] + strlen (argv[1]) - 5, ".json") == 0)
     model = cg_site_model_from_json_with_site (site, contents, &error);
   else
     model = cg_site_model_from_spec (site, contents, &error);

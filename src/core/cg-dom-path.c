@@ -848,6 +848,29 @@ xpath_error_cb (void     *user_data,
     }
 }
 
+static void
+silent_xpath_error_cb (void     *user_data,
+                       xmlError *error)
+{
+}
+
+xmlXPathCompExprPtr
+cg_dom_xpath_compile (const char *expression)
+{
+  xmlXPathContextPtr context;
+  xmlXPathCompExprPtr compiled;
+
+  g_return_val_if_fail (expression != NULL, NULL);
+
+  context = xmlXPathNewContext (NULL);
+  if (context == NULL)
+    return NULL;
+  context->error = silent_xpath_error_cb;
+  compiled = xmlXPathCtxtCompile (context, (const xmlChar *) expression);
+  xmlXPathFreeContext (context);
+  return compiled;
+}
+
 /* libxml2 also prints some XPath errors (an unknown function) through its
  * generic error handler, which the structured handler does not catch. */
 static void

@@ -7,6 +7,7 @@
 
 #include <glib-object.h>
 #include <libxml/tree.h>
+#include <libxml/xpath.h>
 
 G_BEGIN_DECLS
 
@@ -207,6 +208,11 @@ GPtrArray   *cg_dom_xpath_eval                   (xmlDocPtr         doc,
                                                   xmlNodePtr        context,
                                                   const char       *expression,
                                                   GError          **error);
+
+/* Compiles an XPath 1.0 expression, or gives NULL for one that does not
+ * compile; libxml2 prints nothing (it would print its own message on
+ * stderr beside the caller's). Free with xmlXPathFreeCompExpr(). */
+xmlXPathCompExprPtr cg_dom_xpath_compile         (const char       *expression);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgDomPath, cg_dom_path_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgDomPathCache, cg_dom_path_cache_free)

@@ -2282,28 +2282,6 @@ driver_validators (gpointer    user_data,
 /* ------------------------------------------------------------------ */
 /* Setting up                                                          */
 
-static void
-xpath_error_cb (void        *user_data,
-                xmlErrorPtr  error)
-{
-  /* Reported by the caller, which names the class link. */
-}
-
-/* Compiles @xpath with libxml2's messages kept off stderr. */
-static xmlXPathCompExprPtr
-compile_xpath (const char *xpath)
-{
-  xmlXPathContextPtr context = xmlXPathNewContext (NULL);
-  xmlXPathCompExprPtr compiled;
-
-  if (context == NULL)
-    return NULL;
-  context->error = xpath_error_cb;
-  compiled = xmlXPathCtxtCompile (context, (const xmlChar *) xpath);
-  xmlXPathFreeContext (context);
-  return compiled;
-}
-
 static gboolean
 compile_rules (CgHarvester  *self,
                GError      **error)
@@ -2344,7 +2322,7 @@ compile_rules (CgHarvester  *self,
         {
           rule = g_new0 (LinkRule, 1);
           rule->xpath = g_strdup (link->xpath);
-          rule->compiled = compile_xpath (link->xpath);
+          rule->compiled = cg_dom_xpath_compile (link->xpath);
           rule->targets = g_ptr_array_new_with_free_func (g_free);
           if (rule->compiled == NULL)
             {

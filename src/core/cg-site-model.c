@@ -34,6 +34,7 @@
 #include <libxml/xpath.h>
 
 #include "cg-site-model.h"
+#include "cg-dom-path.h"
 #include "cg-json.h"
 #include "cg-url.h"
 #include "cg-url-pattern.h"
@@ -477,7 +478,7 @@ check_xpath (const char  *xpath,
       g_string_append (problem, _("an empty XPath"));
       return FALSE;
     }
-  compiled = xmlXPathCompile ((const xmlChar *) xpath);
+  compiled = cg_dom_xpath_compile (xpath);
   if (compiled == NULL)
     {
       g_string_append_printf (problem, _("“%s” is not a valid XPath"), xpath);
@@ -1397,6 +1398,9 @@ cg_site_model_from_spec (const char  *site,
                    _("The crawl spec is not UTF-8 text"));
       return NULL;
     }
+  /* Spreadsheets save TSV with a byte order mark. */
+  if (g_str_has_prefix (text, "\xEF\xBB\xBF"))
+    text += 3;
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -1804,6 +1808,13 @@ cg_site_model_from_json_with_site (const char  *site,
       !read_data_links (self, object, error) ||
       !read_patterns (self, object, error))
     return NULL;
+  /* As for a crawl spec: saved as the site's newest version, a model of
+   * nothing would only hide the one before. */
+  if (self->classes->len == 0)
+    {
+      g_set_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC, _("The model file has no class"));
+      return NULL;
+    }
 
   if (!check_imported (self, error) || !cg_site_model_validate (self, error))
     return NULL;

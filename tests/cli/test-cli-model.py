@@ -221,7 +221,27 @@ with demo_site() as url:
         other = import_edited("other-site.json", lambda m: None, "--site", "http://other.test/")
         check("--site that disagrees with the file's site is refused, naming both",
               other.returncode == 2 and url in other.stderr and "http://other.test/" in other.stderr)
+        empty = import_edited("empty.json", lambda m: m.update(classes=[], links=[], data_links=[], patterns=[]))
+        check("a model file of no class is refused (%s)" % empty.stderr.strip(),
+              empty.returncode == 1 and "has no class" in empty.stderr)
+        bad_xpath = import_edited("bad-xpath.json", lambda m: m["links"][0].update(xpath="//a[")
+                                  if m.get("links") else m["classes"][0].update(url_pattern="(("))
+        check("a bad XPath is refused in Cartograph's words alone, without libxml2's on stderr",
+              bad_xpath.returncode == 1 and "XPath error" not in bad_xpath.stderr)
         check("nothing was saved by the refused imports", model_versions(project) == before)
+
+        # A spreadsheet's TSV (with a byte order mark) and a .JSON file.
+        bom_spec = os.path.join(tmp, "bom.tsv")
+        with open(bom_spec, "w", encoding="utf-8-sig") as out:
+            out.write(spec.stdout)
+        with_bom = run("import", "--project", project, bom_spec)
+        check("a crawl spec with a byte order mark imports (%s)" % with_bom.stderr.strip(), with_bom.returncode == 0)
+        upper = os.path.join(tmp, "MODEL.JSON")
+        with open(upper, "w") as out:
+            json.dump(as_json, out)
+        upper_case = run("import", "--project", project, upper)
+        check("a model named .JSON is read as JSON (%s)" % upper_case.stderr.strip(), upper_case.returncode == 0)
+        before = model_versions(project)
 
         # --site names the site of a JSON model that does not, as it does
         # for a crawl spec.
@@ -230,7 +250,7 @@ with demo_site() as url:
               no_site.returncode == 2 and "--site" in no_site.stderr)
         with_site = import_edited("no-site.json", lambda m: m.pop("site"), "--site", url)
         check("--site gives a JSON model its site",
-              with_site.returncode == 0 and "version 4 of the model of %s" % url in with_site.stdout)
+              with_site.returncode == 0 and "version %d of the model of %s" % (max(v for _, v in before) + 1, url) in with_site.stdout)
 
         # Ctrl+C ends the learning crawl cleanly: every response fetched is
         # archived once, and no model is saved from a part of the sample.

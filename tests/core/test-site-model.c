@@ -355,9 +355,23 @@ test_imported_rules (void)
   /* An empty pattern is no pattern, as "-" in a crawl spec. */
   g_assert_null (cg_site_model_get_class (model, "a")->url_pattern);
   g_clear_object (&model);
-  model = cg_site_model_from_json_with_site ("http://other.test/", "{\"site\": \"http://shop.test/\"}", &error);
+  model = cg_site_model_from_json_with_site ("http://other.test/",
+                                             "{\"site\": \"http://shop.test/\", \"classes\": [{\"name\": \"a\"}]}", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (cg_site_model_get_site (model), ==, "http://shop.test/");
+  g_clear_object (&model);
+  /* A model of nothing would hide the site's last version. */
+  g_assert_null (cg_site_model_from_json_with_site ("http://shop.test/", "{\"classes\": []}", &error));
+  g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC);
+  g_assert_cmpstr (error->message, ==, "The model file has no class");
+  g_clear_error (&error);
+  g_assert_null (cg_site_model_from_json_with_site ("http://shop.test/", "{}", &error));
+  g_assert_error (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_SPEC);
+  g_clear_error (&error);
+  /* A spreadsheet's byte order mark before a crawl spec. */
+  model = cg_site_model_from_spec ("http://shop.test/", "\xEF\xBB\xBFhome\tclass\tHome\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (cg_site_model_get_class (model, "home"));
   g_clear_object (&model);
   /* With no site anywhere, the caller is left to ask for one. */
   model = cg_site_model_from_json ("{\"classes\": [{\"name\": \"a\", \"depth\": 3.0}]}", &error);
