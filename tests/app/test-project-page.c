@@ -519,6 +519,23 @@ test_unreadable_database (Fixture       *f,
   g_assert_false (cg_pipeline_is_busy (cg_project_page_get_pipeline (f->page)));
 }
 
+/* Saves @model as made by an exploration of the site whose settings were
+ * @config_json; gives the exploration's id. */
+static gint64
+save_explored_model (Fixture     *f,
+                     CgSiteModel *model,
+                     const char  *config_json)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 crawl_id = cg_project_add_crawl (f->project, "explore", "http://shop.example/", config_json, &error);
+
+  g_assert_no_error (error);
+  cg_site_model_set_crawl_id (model, crawl_id);
+  g_assert_true (cg_site_model_save (model, cg_project_get_store (f->project), &error));
+  g_assert_no_error (error);
+  return crawl_id;
+}
+
 /* A harvest fetches with the settings of the exploration that made the
  * model; when those cannot be read it does not start with the defaults,
  * which could ignore the robots.txt policy and politeness chosen. */
@@ -531,11 +548,7 @@ test_harvest_bad_settings (Fixture       *f,
   g_autofree char *expected = NULL;
   gint64 crawl_id;
 
-  crawl_id = cg_project_add_crawl (f->project, "explore", "http://shop.example/", "{\"robots\": \"sometimes\"}", &error);
-  g_assert_no_error (error);
-  cg_site_model_set_crawl_id (model, crawl_id);
-  g_assert_true (cg_site_model_save (model, cg_project_get_store (f->project), &error));
-  g_assert_no_error (error);
+  crawl_id = save_explored_model (f, model, "{\"robots\": \"sometimes\"}");
   cg_project_page_reload (f->page);
   g_assert_nonnull (cg_project_page_get_model (f->page));
   g_assert_true (action_enabled (f->page, "project.harvest"));
@@ -566,14 +579,10 @@ test_crawl_elsewhere (Fixture       *f,
   g_autoptr(CgSiteModel) model = make_model (FALSE);
   g_autoptr(GError) error = NULL;
   CgCrawlLock *lock;
-  gint64 explore_id, crawl_id;
+  gint64 crawl_id;
   guint n_crawls;
 
-  explore_id = cg_project_add_crawl (f->project, "explore", "http://shop.example/", "{\"delay\": 0}", &error);
-  g_assert_no_error (error);
-  cg_site_model_set_crawl_id (model, explore_id);
-  g_assert_true (cg_site_model_save (model, cg_project_get_store (f->project), &error));
-  g_assert_no_error (error);
+  save_explored_model (f, model, "{\"delay\": 0}");
   crawl_id = cg_project_add_crawl (f->project, "crawl", "http://shop.example/", "{}", &error);
   g_assert_no_error (error);
   g_assert_true (cg_store_exec (cg_project_get_store (f->project), "UPDATE crawls SET state = 'running' WHERE kind = 'crawl'",
