@@ -287,7 +287,12 @@ cg_cli_export (int    argc,
         return CG_CLI_EXIT_USAGE;
       file = g_file_new_for_commandline_arg (output);
       existed = g_file_query_exists (file, NULL);
-      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+      /* A pipe or a terminal (/dev/stdout, a FIFO) is written to, not
+       * replaced, which it cannot be. */
+      if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_SPECIAL)
+        out = G_OUTPUT_STREAM (g_file_append_to (file, G_FILE_CREATE_NONE, NULL, &error));
+      else
+        out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
       if (out == NULL)
         {
           /* GIO's messages ("Target file is not a regular file") do not

@@ -65,6 +65,10 @@ with demo_site() as url:
         with open(out) as existing:
             check("a failed export leaves the output file as it was", existing.read() == "keep me\n")
 
+        piped = run("export", "--project", project, "--what", "pages", "--format", "csv", "--output", "/dev/stdout")
+        check("--output /dev/stdout writes to the pipe (%s)" % piped.stderr.strip(),
+              piped.returncode == 0 and piped.stdout == as_csv.stdout)
+
         fresh = os.path.join(tmp, "fresh.graphml")
         bad = run("export", "--project", project, "--what", "pages", "--format", "graphml", "--output", fresh)
         check("a failed export to a new file leaves no file behind",
