@@ -984,6 +984,15 @@ test_thumbnails (void)
         /* The last sample has no file: a placeholder, not a crash. */
         g_assert_null (picture);
     }
+  /* The strip scrolls: the view can be narrow (a window on half a small
+   * screen). The hidden "no sample" label once held it as wide as its
+   * whole text on one line, over 900 pixels. */
+  {
+    int minimum;
+
+    gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+    g_assert_cmpint (minimum, <=, 360);
+  }
   gtk_window_destroy (window);
   cg_test_iterate ();
 
