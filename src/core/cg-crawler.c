@@ -2813,15 +2813,22 @@ cg_crawler_new_driven (CgProject            *project,
   return self;
 }
 
-/* The settings crawl @crawl_id of @project was recorded with. */
-static CgCrawlConfig *
-load_crawl_config (CgProject  *project,
-                   gint64      crawl_id,
-                   GError    **error)
+/**
+ * cg_crawler_load_config:
+ *
+ * The settings crawl @crawl_id of @project runs with: to resume it, or to
+ * change for cg_crawler_new_for_crawl_with_config().
+ */
+CgCrawlConfig *
+cg_crawler_load_config (CgProject  *project,
+                        gint64      crawl_id,
+                        GError    **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(CgCrawlConfig) config = NULL;
   int rc;
+
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
 
   stmt = cg_store_prepare (cg_project_get_store (project), "SELECT config FROM crawls WHERE id = ?1", error);
   if (stmt == NULL)
@@ -2890,7 +2897,7 @@ cg_crawler_close_interrupted (CgProject  *project,
   if (rc == SQLITE_DONE || sqlite3_column_int (stmt, 0) == 0)
     return TRUE;
 
-  config = load_crawl_config (project, crawl_id, error);
+  config = cg_crawler_load_config (project, crawl_id, error);
   if (config == NULL)
     return FALSE;
   warc_dir = cg_project_get_warc_dir (project);
@@ -2916,7 +2923,7 @@ cg_crawler_new_for_crawl (CgProject  *project,
 
   g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
 
-  config = load_crawl_config (project, crawl_id, error);
+  config = cg_crawler_load_config (project, crawl_id, error);
   if (config == NULL)
     return NULL;
   return crawler_new (project, config, crawl_id, error);
@@ -2941,22 +2948,6 @@ store_crawl_config (CgProject            *project,
 }
 
 /**
- * cg_crawler_load_config:
- *
- * The settings crawl @crawl_id of @project runs with, to be changed for
- * cg_crawler_new_for_crawl_with_config().
- */
-CgCrawlConfig *
-cg_crawler_load_config (CgProject  *project,
-                        gint64      crawl_id,
-                        GError    **error)
-{
-  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
-
-  return load_crawl_config (project, crawl_id, error);
-}
-
-/**
  * cg_crawler_new_for_crawl_with_config:
  *
  * Opens crawl @crawl_id of @project to resume it with @config, its
@@ -2978,7 +2969,7 @@ cg_crawler_new_for_crawl_with_config (CgProject            *project,
   g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
   g_return_val_if_fail (config != NULL, NULL);
 
-  stored = load_crawl_config (project, crawl_id, error);
+  stored = cg_crawler_load_config (project, crawl_id, error);
   if (stored == NULL || !cg_crawl_config_check_resume_change (stored, config, error))
     return NULL;
   /* The lock first: a crawl another process runs keeps its settings. */
