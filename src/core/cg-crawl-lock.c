@@ -65,6 +65,28 @@ read_holder (int fd)
   return g_strstrip (g_strndup (buffer, (gsize) n));
 }
 
+/* Whether a process, this one included, holds the lock file at @path,
+ * and then the process id it wrote into it (*@out_holder, may be NULL). */
+static gboolean
+probe_lock (const char  *path,
+            char       **out_holder)
+{
+  gboolean is_held;
+  int fd;
+
+  /* A crawl that never took its lock never ran (or ran before locks). */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return FALSE;
+  /* A shared lock conflicts with the runner's exclusive one, in this
+   * process too, since flock(2) locks belong to open files. */
+  is_held = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  if (is_held && out_holder != NULL)
+    *out_holder = read_holder (fd);
+  close (fd);
+  return is_held;
+}
+
 static void
 set_running_error (GError     **error,
                    CgProject   *project,
@@ -201,20 +223,10 @@ cg_crawl_lock_is_held (CgProject *project,
 {
   g_autofree char *dir = g_build_filename (cg_project_get_folder (project), LOCKS_FOLDER, NULL);
   g_autofree char *path = lock_file_path (dir, crawl_id);
-  gboolean is_held;
-  int fd;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), FALSE);
 
-  /* A crawl that never took its lock never ran (or ran before locks). */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    return FALSE;
-  /* A shared lock conflicts with the runner's exclusive one, in this
-   * process too, since flock(2) locks belong to open files. */
-  is_held = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  close (fd);
-  return is_held;
+  return probe_lock (path, NULL);
 }
 
 /* Fails with G_IO_ERROR_BUSY, naming the crawl and the process that runs
@@ -241,19 +253,13 @@ cg_crawl_lock_check_none_running (CgProject  *project,
     {
       gint64 crawl_id = sqlite3_column_int64 (stmt, 0);
       g_autofree char *path = lock_file_path (dir, crawl_id);
-      int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+      g_autofree char *holder = NULL;
 
-      if (fd < 0)
-        continue;
-      if (flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+      if (probe_lock (path, &holder))
         {
-          g_autofree char *holder = read_holder (fd);
-
-          close (fd);
           set_running_error (error, project, crawl_id, holder);
           return FALSE;
         }
-      close (fd);
     }
   if (rc != SQLITE_DONE)
     {
