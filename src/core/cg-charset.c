@@ -13,11 +13,11 @@
 
 #include "cg-charset.h"
 
-/* The first offset in data[0, length) that is not UTF-8, or -1. NUL bytes
- * are valid UTF-8 even though g_utf8_validate_len() stops at them. */
-static gssize
-first_invalid_utf8 (const char *data,
-                    gsize       length)
+/* Whether data[0, length) is UTF-8. NUL bytes are valid UTF-8 even
+ * though g_utf8_validate_len() stops at them. */
+static gboolean
+is_utf8 (const char *data,
+         gsize       length)
 {
   const char *p = data;
   const char *end = data + length;
@@ -27,53 +27,49 @@ first_invalid_utf8 (const char *data,
       const char *stop = NULL;
 
       if (g_utf8_validate_len (p, end - p, &stop))
-        return -1;
+        return TRUE;
       if (*stop != '\0')
-        return stop - data;
+        return FALSE;
       p = stop + 1;
     }
-  return -1;
+  return TRUE;
 }
 
-gssize
-cg_charset_find_invalid (const char *data,
-                         gsize       length,
-                         const char *charset)
+gboolean
+cg_charset_decodes (const char *data,
+                    gsize       length,
+                    const char *charset)
 {
   GIConv cd;
   char *in = (char *) data;
   gsize in_left = length;
   char buffer[16384];
-  gssize bad = -1;
+  gboolean decodes = TRUE;
 
   if (g_ascii_strcasecmp (charset, "utf-8") == 0 || g_ascii_strcasecmp (charset, "utf8") == 0)
-    return first_invalid_utf8 (data, length);
+    return is_utf8 (data, length);
 
   cd = g_iconv_open ("UTF-8", charset);
   if (cd == (GIConv) -1)
-    return -2;
+    return TRUE;
   while (in_left > 0)
     {
       char *out = buffer;
       gsize out_left = sizeof buffer;
 
-      if (g_iconv (cd, &in, &in_left, &out, &out_left) == (gsize) -1)
+      if (g_iconv (cd, &in, &in_left, &out, &out_left) == (gsize) -1 && errno != E2BIG)
         {
-          if (errno == E2BIG)
-            continue;
-          bad = in - data;
+          decodes = FALSE;
           break;
         }
     }
   g_iconv_close (cd);
-  return bad;
+  return decodes;
 }
 
 /* As a browser decodes (the Encoding Standard's replacement mode): each
- * byte that does not decode
- * (or UTF-16 code unit) becomes U+FFFD, and decoding goes on after it. libxml2, left to itself,
- * drops the rest of the page at the first bad byte, or reads all of it
- * in another character set. NULL if iconv does not know @charset. */
+ * byte (or UTF-16 or UTF-32 code unit) that does not decode becomes
+ * U+FFFD, and decoding goes on after it. */
 GString *
 cg_charset_decode_lossy (const char *data,
                          gsize       length,

@@ -10,10 +10,10 @@
 
 G_BEGIN_DECLS
 
-/* The first offset in data[0, length) that @charset cannot decode, -1 if
- * every byte decodes, or -2 if iconv does not know @charset. A character
- * cut off by the end of the data counts as invalid at its first byte. */
-gssize   cg_charset_find_invalid (const char *data,
+/* Whether every byte of data[0, length) decodes in @charset (a character
+ * cut off by the end does not); TRUE too when iconv does not know
+ * @charset, which gives nothing to check the bytes against. */
+gboolean cg_charset_decodes      (const char *data,
                                   gsize       length,
                                   const char *charset);
 

@@ -182,7 +182,7 @@ decode_invalid_bytes (const char *data,
     charset = "UTF-16LE", skip = 2;
   else if (length >= 2 && (guchar) data[0] == 0xFE && (guchar) data[1] == 0xFF)
     charset = "UTF-16BE", skip = 2;
-  if (charset == NULL || cg_charset_find_invalid (data + skip, length - skip, charset) < 0)
+  if (charset == NULL || cg_charset_decodes (data + skip, length - skip, charset))
     return NULL;
   return cg_charset_decode_lossy (data + skip, length - skip, charset);
 }
