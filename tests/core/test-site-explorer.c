@@ -8,11 +8,11 @@
  */
 #include <string.h>
 #include <glib/gstdio.h>
-#include <libsoup/soup.h>
 
 #include "cg-demo-server.h"
 #include "cg-site-explorer.h"
 #include "cg-test-files.h"
+#include "cg-test-server.h"
 
 /* Few pages keep the test short; the demo has hundreds. */
 #define MAX_PAGES 60
@@ -369,30 +369,21 @@ small_site_handler (SoupServer        *server,
   soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_COPY, body->str, body->len);
 }
 
+/* Explores the small site from @path. */
 static CgSiteExplorer *
 explore_small_site (CgProject   *project,
                     Run         *run,
-                    const char  *paths)
+                    const char  *path)
 {
-  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autofree char *base = NULL;
+  g_autoptr(SoupServer) server = cg_test_server_new (small_site_handler, NULL, &base);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSList) uris = NULL;
   g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
-  g_autofree char *origin = NULL;
-  g_auto(GStrv) each = g_strsplit (paths, " ", -1);
   CgSiteExplorer *explorer;
 
-  soup_server_add_handler (server, NULL, small_site_handler, NULL, NULL);
-  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  origin = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
-
   g_strfreev (config->seeds);
-  config->seeds = g_new0 (char *, g_strv_length (each) + 1);
-  for (guint i = 0; each[i] != NULL; i++)
-    config->seeds[i] = g_strconcat (origin, each[i], NULL);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = g_strconcat (base, path + 1, NULL);
   cg_crawl_config_disable_politeness (config);
   explorer = cg_site_explorer_new (project, config, NULL, &error);
   g_assert_no_error (error);
