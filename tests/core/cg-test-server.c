@@ -35,3 +35,20 @@ cg_test_server_new (SoupServerCallback   callback,
   *out_base = g_strdup_printf ("http://127.0.0.1:%u/", port);
   return server;
 }
+
+GSocket *
+cg_test_refusing_socket (char **out_url)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  GSocket *socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  *out_url = g_strdup_printf ("http://127.0.0.1:%u/", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  return socket;
+}

@@ -22,4 +22,10 @@ SoupServer *cg_test_server_listen (SoupServerCallback   callback,
                                    gpointer             user_data,
                                    guint               *out_port);
 
+/* A socket bound to a port of 127.0.0.1 that never listens: connections
+ * to it are refused, and no other test takes the port while the socket
+ * is kept (a server that listened and stopped leaves the port to anyone).
+ * Its URL ("http://127.0.0.1:PORT/") in @out_url. */
+GSocket    *cg_test_refusing_socket (char                **out_url);
+
 G_END_DECLS

@@ -1801,26 +1801,13 @@ test_unreachable_host (Fixture       *f,
   g_autoptr(CgCrawlConfig) config = site_config (f);
   g_autoptr(CgCrawler) crawler = NULL;
   g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *reason = NULL;
   g_autofree char *seed = NULL;
   g_auto(Run) run = { 0 };
   g_autoptr(sqlite3_stmt) state = NULL;
-  guint16 port;
 
-  /* A port where nothing listens: bound, so that no other test takes it,
-   * but never listening. */
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
-  g_assert_no_error (error);
-  address = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
-  g_assert_true (g_socket_bind (socket, address, FALSE, &error));
-  g_assert_no_error (error);
-  g_clear_object (&address);
-  address = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (address));
-  seed = g_strdup_printf ("http://127.0.0.1:%u/", port);
+  socket = cg_test_refusing_socket (&seed);
   g_strfreev (config->seeds);
   config->seeds = g_strsplit (seed, " ", -1);
   config->timeout = 5;

@@ -1014,18 +1014,8 @@ test_connection_refused (Fixture *f, gconstpointer data)
   CgFetcherConfig config;
   g_autoptr(CgFetcher) fetcher = NULL;
   g_autoptr(CgFetchResult) result = NULL;
-  g_autoptr(SoupServer) closed = soup_server_new (NULL, NULL);
-  g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
-  GSList *uris;
-
-  /* A port that was just listened on and is closed again is refused. */
-  soup_server_listen_local (closed, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (closed);
-  url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-  soup_server_disconnect (closed);
+  g_autoptr(GSocket) refusing = cg_test_refusing_socket (&url);
 
   test_config (&config);
   fetcher = new_fetcher (&config);
