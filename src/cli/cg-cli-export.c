@@ -15,8 +15,6 @@
 #include "cg-export.h"
 #include "cg-record-regions.h"
 
-/* CSV or TSV records of several classes: one file per class in @folder,
- * CLASS.FORMAT, each written whole or not at all. */
 /* Ends a failed export to @file: a file that was there is kept as it was
  * (GIO keeps it when a replacement is closed cancelled), and one the
  * export made is removed. */
@@ -45,6 +43,8 @@ check_output (CgProject  *project,
   return FALSE;
 }
 
+/* CSV or TSV records of several classes: one file per class in @folder,
+ * CLASS.FORMAT, each written whole or not at all. */
 static int
 export_records_per_class (CgProject          *project,
                           CgSiteModel        *model,
