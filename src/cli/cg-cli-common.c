@@ -236,6 +236,20 @@ cg_cli_read_file (const char  *path,
 }
 
 gboolean
+cg_cli_check_count (const char *option,
+                    gint64      value,
+                    gint64      not_given)
+{
+  g_autofree char *given = NULL;
+
+  if (value == not_given || value >= 1)
+    return TRUE;
+  given = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+  cg_cli_print_error (_("%s must be at least 1, not %s"), option, given);
+  return FALSE;
+}
+
+gboolean
 cg_cli_parse_seconds (const char *option,
                       const char *text,
                       double     *out_seconds)

@@ -72,18 +72,9 @@ cg_cli_fetch_options_check (CgCliFetchOptions *self)
     { "--max-delay", self->max_delay_text, &self->max_delay },
   };
 
-  /* 0 is no limit an archivist would ask for: "--max-pages 0" meant "no
-   * limit" to the crawl, and fetched everything. */
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-    {
-      if (counts[i].value != counts[i].not_given && counts[i].value < 1)
-        {
-          g_autofree char *given = g_strdup_printf ("%" G_GINT64_FORMAT, counts[i].value);
-
-          cg_cli_print_error (_("%s must be at least 1, not %s"), counts[i].option, given);
-          return FALSE;
-        }
-    }
+    if (!cg_cli_check_count (counts[i].option, counts[i].value, counts[i].not_given))
+      return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (delays); i++)
     {
       if (delays[i].text != NULL && !cg_cli_parse_seconds (delays[i].option, delays[i].text, delays[i].value))

@@ -301,18 +301,9 @@ cg_cli_harvest (int    argc,
       cg_cli_print_error (_("%s cannot be negative, not %s"), "--class-wait", given_wait);
       return CG_CLI_EXIT_USAGE;
     }
-  for (guint i = 0; i < 2; i++)
-    {
-      int count = i == 0 ? max_repeats : like_pages;
-
-      if (count != G_MININT && count < 1)
-        {
-          g_autofree char *given_count = g_strdup_printf ("%d", count);
-
-          cg_cli_print_error (_("%s must be at least 1, not %s"), i == 0 ? "--max-repeats" : "--like-pages", given_count);
-          return CG_CLI_EXIT_USAGE;
-        }
-    }
+  if (!cg_cli_check_count ("--max-repeats", max_repeats, G_MININT) ||
+      !cg_cli_check_count ("--like-pages", like_pages, G_MININT))
+    return CG_CLI_EXIT_USAGE;
   if (like_similarity != -G_MAXDOUBLE && !(like_similarity > 0 && like_similarity <= 1))
     {
       cg_cli_print_error (_("--like-similarity must be above 0 and at most 1, not %g"), like_similarity);

@@ -89,6 +89,14 @@ gboolean cg_cli_parse_seconds (const char      *option,
                                const char      *text,
                                double          *out_seconds);
 
+/* Whether @value, given for @option (or @not_given when it was not),
+ * is a count of at least 1; prints the usage error naming @option if it
+ * is not. 0 is no count a user means ("--max-pages 0" once meant "no
+ * limit"). */
+gboolean cg_cli_check_count   (const char      *option,
+                               gint64           value,
+                               gint64           not_given);
+
 /* Reads the whole file @path (a path, never a URI) into a
  * NUL-terminated buffer, failing with an error that names it when it
  * cannot be read or holds more than @max_size bytes. */
