@@ -30,7 +30,7 @@ struct _CgProgressView
   GtkWidget      *task_box;
   GtkLabel       *task_label;
   GtkProgressBar *task_bar;
-  GtkGrid        *counter_grid;
+  GtkFlowBox     *counter_box;
   CgCoveragePlot *plot;
   GtkWidget      *classes_group;
   GtkListBox     *classes_list;
@@ -549,7 +549,9 @@ add_counter_cells (CgProgressView *self)
       gtk_accessible_update_property (GTK_ACCESSIBLE (box),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, counter_caption (i),
                                       -1);
-      gtk_grid_attach (self->counter_grid, box, (int) i, 0, 1, 1);
+      gtk_flow_box_append (self->counter_box, box);
+      /* The cells are read, not chosen: the keyboard passes them by. */
+      gtk_widget_set_focusable (gtk_widget_get_parent (box), FALSE);
       self->counter_values[i] = GTK_LABEL (value);
     }
 }
@@ -589,7 +591,7 @@ cg_progress_view_class_init (CgProgressViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, task_box);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, task_label);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, task_bar);
-  gtk_widget_class_bind_template_child (widget_class, CgProgressView, counter_grid);
+  gtk_widget_class_bind_template_child (widget_class, CgProgressView, counter_box);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, plot);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, classes_group);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, classes_list);

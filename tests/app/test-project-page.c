@@ -1163,6 +1163,61 @@ row_subtitle_starts (Fixture    *f,
   return g_str_has_prefix (subtitle, prefix);
 }
 
+/* Whether @widget is a button showing the icon @user_data. */
+static gboolean
+is_icon_button (GtkWidget *widget,
+                gpointer   user_data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), user_data) == 0;
+}
+
+/* Whether the project page, on each of its views, can be made as narrow
+ * as a phone (360 pixels for the window, its borders included) with all
+ * of the model toolbar's controls there: the labelled ones give way to
+ * icons, the version list's name ellipsizes and the progress counters
+ * wrap. */
+static void
+assert_fits_narrow_window (Fixture *f)
+{
+  const char *views[] = { "model", "classes", "crawl" };
+  g_autofree char *shown = g_strdup (cg_project_page_get_visible_view (f->page));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      int minimum;
+
+      cg_project_page_show_view (f->page, views[i]);
+      gtk_widget_measure (GTK_WIDGET (f->page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+      if (minimum > 340)
+        g_test_message ("the view “%s” needs %d pixels", views[i], minimum);
+      g_assert_cmpint (minimum, <=, 340);
+    }
+  cg_project_page_show_view (f->page, shown);
+
+  /* The toolbar's short forms: an icon button for each labelled one, doing
+   * the same, shown with it and named for screen readers. */
+  {
+    const char *labels[] = { "All _Links", "_Extract Records", "Explore _Again" };
+    const char *icons[] = { "insert-link-symbolic", "document-save-symbolic", "view-refresh-symbolic" };
+    const char *names[] = { "All Links", "Extract Records", "Explore Again" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+      {
+        GtkWidget *labelled = cg_test_find_button (GTK_WIDGET (f->page), labels[i]);
+        GtkWidget *icon = cg_test_find_matching (GTK_WIDGET (f->page), is_icon_button, (gpointer) icons[i]);
+
+        g_assert_nonnull (labelled);
+        g_assert_nonnull (icon);
+        g_assert_true (G_OBJECT_TYPE (icon) == G_OBJECT_TYPE (labelled));
+        g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (icon)), ==,
+                         gtk_actionable_get_action_name (GTK_ACTIONABLE (labelled)));
+        g_assert_true (gtk_widget_get_visible (icon) == gtk_widget_get_visible (labelled));
+        g_assert_cmpstr (gtk_widget_get_tooltip_text (icon), ==, gtk_widget_get_tooltip_text (labelled));
+        gtk_test_accessible_assert_property (icon, GTK_ACCESSIBLE_PROPERTY_LABEL, names[i]);
+      }
+  }
+}
+
 /* An extraction cut off (here by Stop; a quit does the same) leaves the
  * model's records half done: the page says so, and Extract Records, there
  * again once the project is reopened, finishes them. */
@@ -1202,6 +1257,7 @@ test_extract_records (Fixture       *f,
   pipeline = cg_project_page_get_pipeline (f->page);
   g_signal_connect (pipeline, "finished", G_CALLBACK (finished_cb), &e);
   g_assert_true (offers_extraction (f));
+  assert_fits_narrow_window (f);
 
   /* Extract Records renders and extracts again, to the end. */
   e.finished = FALSE;
