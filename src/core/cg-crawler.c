@@ -882,6 +882,9 @@ write_done (CrawlRun *run,
       return;
     }
 
+  /* The writer keeps a page's records in one file (see
+   * cg_warc_writer_set_max_file_size()): the file of the last is the
+   * file of the response the fetch row points at. */
   last = job->metadata_info != NULL ? job->metadata_info : job->response_info;
   if (!ensure_transaction (run, &error) ||
       (file_id = warc_file_id (run, last->file_name, &error)) < 0 ||

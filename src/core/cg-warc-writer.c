@@ -75,6 +75,11 @@ struct _CgWarcWriter
   /* The record id of the open file's warcinfo, which every later record
    * of the file names in WARC-Warcinfo-ID. */
   char                          *warcinfo_id;
+  /* The id of the last record written to the open file: a record
+   * concurrent to it is written to the same file, full or not, so that
+   * the records of one exchange are never split between two files (a
+   * reader, and the crawl's bookkeeping, find a page's records in one). */
+  char                          *last_record_id;
   gboolean                       serial_known;
   guint                          next_serial;
   CgCdxjIndex                   *index;
@@ -115,6 +120,7 @@ cg_warc_writer_finalize (GObject *object)
   g_free (self->file_name);
   g_free (self->file_path);
   g_free (self->warcinfo_id);
+  g_free (self->last_record_id);
   g_clear_pointer (&self->index, cg_cdxj_index_free);
 
   G_OBJECT_CLASS (cg_warc_writer_parent_class)->finalize (object);
@@ -717,6 +723,8 @@ write_spec (CgWarcWriter      *self,
 
   info->length = packed_length;
   self->file_size += packed_length;
+  g_free (self->last_record_id);
+  self->last_record_id = g_strdup (info->record_id);
   start_writeback (self);
 
   if (self->scratch_size > KEEP_BUFFER_SIZE)
@@ -875,8 +883,11 @@ warcinfo_block (CgWarcWriter *self)
   return g_string_free (block, FALSE);
 }
 
+/* Opens a file for the next record if none is open, or if the open one
+ * is full and the record is not @concurrent_to the last one written. */
 static gboolean
 ensure_file (CgWarcWriter  *self,
+             const char    *concurrent_to,
              GError       **error)
 {
   g_autoptr(GDateTime) now = NULL;
@@ -891,6 +902,7 @@ ensure_file (CgWarcWriter  *self,
   /* A full file is closed when the next record comes, so that a failure
    * to close it is reported by a call that has written nothing. */
   if (self->fd >= 0 && self->file_size >= self->max_file_size &&
+      (concurrent_to == NULL || g_strcmp0 (concurrent_to, self->last_record_id) != 0) &&
       !cg_warc_writer_close (self, error))
     return FALSE;
   if (self->fd >= 0)
@@ -990,6 +1002,7 @@ cg_warc_writer_close (CgWarcWriter  *self,
   index = g_steal_pointer (&self->index);
   path = g_steal_pointer (&self->file_path);
   g_clear_pointer (&self->warcinfo_id, g_free);
+  g_clear_pointer (&self->last_record_id, g_free);
   g_clear_pointer (&self->file_name, g_free);
 
   /* An index is written only for a file that was closed well, so that a
@@ -1210,7 +1223,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
       !check_revisit (exchange->revisit_payload_digest, exchange->revisit_target_uri,
                       exchange->revisit_date, exchange->revisit_record_id, error))
     return FALSE;
-  if (!ensure_file (self, error))
+  if (!ensure_file (self, NULL, error))
     return FALSE;
 
   start = self->file_size;
@@ -1278,7 +1291,7 @@ cg_warc_writer_write_request (CgWarcWriter  *self,
 
   if (!check_common (target_uri, ip_address, concurrent_to, error) ||
       !check_http_headers (N_("HTTP request header block"), headers, headers_length, FALSE, error) ||
-      !ensure_file (self, error))
+      !ensure_file (self, concurrent_to, error))
     return NULL;
 
   date_text = format_warc_date (date);
@@ -1308,7 +1321,7 @@ cg_warc_writer_write_response (CgWarcWriter      *self,
 
   if (!check_common (target_uri, ip_address, concurrent_to, error) ||
       !check_http_headers (N_("HTTP response header block"), headers, headers_length, TRUE, error) ||
-      !ensure_file (self, error))
+      !ensure_file (self, concurrent_to, error))
     return NULL;
 
   date_text = format_warc_date (date);
@@ -1341,7 +1354,7 @@ cg_warc_writer_write_revisit (CgWarcWriter  *self,
       !check_http_headers (N_("HTTP response header block"), headers, headers_length, TRUE, error) ||
       !check_revisit (payload_digest, refers_to_target_uri, refers_to_date, refers_to_record_id,
                       error) ||
-      !ensure_file (self, error))
+      !ensure_file (self, concurrent_to, error))
     return NULL;
 
   date_text = format_warc_date (date);
@@ -1409,7 +1422,7 @@ cg_warc_writer_write_metadata (CgWarcWriter       *self,
       g_string_append_printf (block, "%s: %s\r\n", fields[i], fields[i + 1]);
     }
 
-  if (!ensure_file (self, error))
+  if (!ensure_file (self, concurrent_to, error))
     return NULL;
 
   date_text = format_warc_date (date);
@@ -1448,7 +1461,7 @@ cg_warc_writer_write_resource (CgWarcWriter  *self,
 
   if (!check_common (target_uri, NULL, concurrent_to, error) ||
       !check_value (N_("content type"), content_type, TRUE, error) ||
-      !ensure_file (self, error))
+      !ensure_file (self, concurrent_to, error))
     return NULL;
 
   date_text = format_warc_date (date);

@@ -153,6 +153,10 @@ CgWarcWriter     *cg_warc_writer_new                (const char          *direct
 const char       *cg_warc_writer_get_directory      (CgWarcWriter        *self);
 const char       *cg_warc_writer_get_prefix         (CgWarcWriter        *self);
 
+/* A file is closed once it reaches @max_file_size, when the next record
+ * comes; a record concurrent to the last one written (the metadata of an
+ * exchange) still goes in its file, so that one exchange's records are
+ * never split. */
 void              cg_warc_writer_set_max_file_size  (CgWarcWriter        *self,
                                                      guint64              max_file_size);
 void              cg_warc_writer_set_compression_level (CgWarcWriter     *self,

@@ -51,6 +51,7 @@ typedef enum {
   SITE_CHAIN   = 1 << 2,   /* an endless chain of redirects to new URLs */
   SITE_PADDED  = 1 << 3,   /* pages of PAGE_PADDING bytes more */
   SITE_HOSTILE = 1 << 4,   /* headers a crawler must survive */
+  SMALL_WARCS  = 1 << 5,   /* WARC files full after one record */
 } SiteFlags;
 
 typedef struct _Fixture Fixture;
@@ -700,6 +701,53 @@ read_archive (CgProject  *project,
       g_assert_no_error (error);
     }
   return archive;
+}
+
+/* Every WARC file of the crawl holds the records of one exchange (its
+ * request, its response and its metadata), as when each is full after its
+ * first record. Returns the number of files. */
+static guint
+assert_one_exchange_per_file (CgProject *project,
+                              gint64     crawl_id)
+{
+  g_autofree char *warc_dir = cg_project_get_warc_dir (project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
+  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
+  const char *name;
+  guint files = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (warc_dir, name, NULL);
+      g_autoptr(CgWarcReader) reader = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *uri = NULL;
+      guint records = 0;
+      CgWarcRecord *record;
+
+      if (!g_str_has_prefix (name, prefix) || !g_str_has_suffix (name, ".warc.gz"))
+        continue;
+      reader = cg_warc_reader_new (path, &error);
+      g_assert_no_error (error);
+      while ((record = cg_warc_reader_next (reader, &error)) != NULL)
+        {
+          if (cg_warc_record_get_record_type (record) != CG_WARC_RECORD_WARCINFO)
+            {
+              if (uri == NULL)
+                uri = g_strdup (cg_warc_record_get_target_uri (record));
+              else if (g_strcmp0 (uri, cg_warc_record_get_target_uri (record)) != 0)
+                g_error ("%s holds records of %s and %s", name, uri, cg_warc_record_get_target_uri (record));
+              records++;
+            }
+          cg_warc_record_unref (record);
+        }
+      g_assert_no_error (error);
+      g_assert_cmpuint (records, >=, 2);
+      g_assert_cmpuint (records, <=, 3);
+      files++;
+    }
+  return files;
 }
 
 static guint
@@ -1356,6 +1404,10 @@ test_stop_and_resume (Fixture       *f,
   gint64 crawl_id;
   g_auto(Run) run = { 0 };
 
+  /* Each page's records in a file of their own: a file is full after
+   * its first record, and the records of one page are not split. */
+  if (f->flags & SMALL_WARCS)
+    config->warc_max_size = 1;
   f->stop_after = 12;
   crawler = new_crawler (f, NULL, config);
   crawl_id = cg_crawler_get_crawl_id (crawler);
@@ -1380,6 +1432,8 @@ test_stop_and_resume (Fixture       *f,
   archive = read_archive (f->project, crawl_id, NULL);
   assert_archived_once (f, archive, paths, TRUE);
   g_assert_cmpuint (assert_fetches_point_at_records (f->project, crawl_id), ==, paths->len);
+  if (f->flags & SMALL_WARCS)
+    g_assert_cmpuint (assert_one_exchange_per_file (f->project, crawl_id), ==, paths->len + 1);
   g_hash_table_iter_init (&iter, f->hits);
   while (g_hash_table_iter_next (&iter, NULL, &count))
     {
@@ -1845,6 +1899,7 @@ main (int argc, char **argv)
   ADD ("/crawler/scope-rules", 0, test_scope_rules);
   ADD ("/crawler/max-pages", 0, test_max_pages);
   ADD ("/crawler/stop-and-resume", 0, test_stop_and_resume);
+  ADD ("/crawler/stop-and-resume/small-warc-files", SMALL_WARCS, test_stop_and_resume);
   ADD ("/crawler/resume-after-crash", SITE_CAPS, test_resume_after_crash);
   ADD ("/crawler/redirect-chain", SITE_CHAIN, test_redirect_chain);
   ADD ("/crawler/stalling-pages", SITE_STALL, test_stalling_pages);

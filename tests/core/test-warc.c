@@ -828,6 +828,18 @@ test_rollover (Fixture *f, gconstpointer data)
       /* An exchange is never split across files. */
       g_assert_cmpstr (request->file_name, ==, response->file_name);
       g_hash_table_add (seen, g_strdup (response->file_name));
+      /* Nor is its metadata, every other time, even when the exchange
+       * filled the file. */
+      if (i % 2 == 0)
+        {
+          const char *outlinks[] = { "http://127.0.0.1/next", NULL };
+          g_autoptr(CgWarcRecordInfo) metadata = NULL;
+
+          metadata = cg_warc_writer_write_metadata (writer, "http://127.0.0.1/file", NULL, response->record_id,
+                                                    outlinks, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_cmpstr (metadata->file_name, ==, response->file_name);
+        }
     }
   g_assert_true (cg_warc_writer_close (writer, &error));
 
