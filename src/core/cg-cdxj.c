@@ -186,8 +186,9 @@ cg_cdxj_index_add (CgCdxjIndex *self,
   g_string_append (line, timestamp14);
   g_string_append (line, " {");
   append_member (line, "url", url);
-  if (mime != NULL)
-    append_member (line, "mime", mime);
+  /* pywb's indexer says "unk" for a response of no type, and its readers
+   * expect the member. */
+  append_member (line, "mime", mime != NULL ? mime : "unk");
   if (status != 0)
     {
       g_snprintf (number, sizeof number, "%u", status);

@@ -65,7 +65,8 @@ void          cg_cdxj_index_free        (CgCdxjIndex  *self);
 guint         cg_cdxj_index_get_n_lines (CgCdxjIndex  *self);
 
 /* Adds one line. timestamp14 is "YYYYMMDDhhmmss"; mime, digest may be
- * NULL and status 0 when unknown. */
+ * NULL and status 0 when unknown (a NULL mime is written "unk", as pywb
+ * does). */
 void          cg_cdxj_index_add         (CgCdxjIndex  *self,
                                          const char   *url,
                                          const char   *timestamp14,

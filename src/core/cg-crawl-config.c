@@ -615,5 +615,10 @@ cg_crawl_config_to_warcinfo (const CgCrawlConfig *config)
                           config->max_per_host, config->max_connections);
   if (config->bandwidth != NULL && *config->bandwidth != '\0')
     g_string_append_printf (text, "bandwidth: %s\n", config->bandwidth);
+  /* libsoup gives the headers it parsed, not the bytes that came: a
+   * reader comparing the archive with the wire is told how they differ. */
+  g_string_append (text, "http-headers: rebuilt from the parsed headers (common names in their usual case, "
+                         "values trimmed, common headers first); Transfer-Encoding kept as "
+                         "X-Archive-Orig-Transfer-Encoding over the de-chunked body\n");
   return g_string_free (text, FALSE);
 }

@@ -104,7 +104,7 @@ cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
   g_string_append_c (line, ' ');
   g_string_append (line, entry->via != NULL ? entry->via : "-");
   g_string_append_c (line, ' ');
-  g_string_append (line, entry->mime != NULL && *entry->mime != '\0' ? entry->mime : "unknown");
+  g_string_append (line, entry->mime != NULL && *entry->mime != '\0' ? entry->mime : "no-type");
   g_string_append_printf (line, " #%03u ", entry->worker);
   if (entry->fetch_start_us > 0)
     {

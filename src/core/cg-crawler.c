@@ -485,6 +485,7 @@ status_for_error (const GError *error)
     switch ((CgFetcherError) error->code)
       {
       case CG_FETCHER_ERROR_DNS: return CG_FETCH_STATUS_DNS_FAILED;
+      case CG_FETCHER_ERROR_CONNECT: return CG_FETCH_STATUS_CONNECT_FAILED;
       case CG_FETCHER_ERROR_CONNECTION: return CG_FETCH_STATUS_CONNECT_LOST;
       case CG_FETCHER_ERROR_TIMEOUT: return CG_FETCH_STATUS_TIMEOUT;
       case CG_FETCHER_ERROR_UNSUPPORTED_SCHEME: return CG_FETCH_STATUS_UNSUPPORTED_SCHEME;
@@ -492,6 +493,27 @@ status_for_error (const GError *error)
       default: return CG_FETCH_STATUS_UNEXPECTED;
       }
   return CG_FETCH_STATUS_UNEXPECTED;
+}
+
+/* Heritrix's annotation for a body cut short, followed by a comma: its
+ * own for the size and time limits; a connection that broke mid-body,
+ * which Heritrix does not archive, is named after WARC-Truncated's
+ * "disconnect". */
+static const char *
+truncation_annotation (CgFetchTruncation truncation)
+{
+  switch (truncation)
+    {
+    case CG_FETCH_TRUNCATED_LENGTH:
+      return "lenTrunc,";
+    case CG_FETCH_TRUNCATED_TIME:
+      return "timeTrunc,";
+    case CG_FETCH_TRUNCATED_DISCONNECT:
+      return "disconnectTrunc,";
+    case CG_FETCH_TRUNCATED_NONE:
+    default:
+      return NULL;
+    }
 }
 
 static void
@@ -918,12 +940,13 @@ write_done (CrawlRun *run,
     g_autofree char *via = lookup_url (run, job->item->via_id);
     g_autofree char *annotations = NULL;
 
-    if (job->revisit_uri != NULL && job->revisit_profile != NULL)
-      annotations = g_strdup_printf ("not-modified,%ut", cg_fetch_result_get_n_attempts (job->result));
-    else if (job->revisit_uri != NULL)
-      annotations = g_strdup_printf ("duplicate:digest,%ut", cg_fetch_result_get_n_attempts (job->result));
-    else
-      annotations = g_strdup_printf ("%ut", cg_fetch_result_get_n_attempts (job->result));
+    const char *truncation = truncation_annotation (cg_fetch_result_get_truncated (job->result));
+
+    annotations = g_strdup_printf ("%s%s%ut",
+                                   job->revisit_uri != NULL && job->revisit_profile != NULL ? "not-modified,"
+                                   : job->revisit_uri != NULL ? "duplicate:digest," : "",
+                                   truncation != NULL ? truncation : "",
+                                   cg_fetch_result_get_n_attempts (job->result));
     log_line (run, (int) cg_fetch_result_get_status (job->result),
               payload != NULL ? (gint64) g_bytes_get_size (payload) : 0,
               job->item->url, job->item->hops, via, cg_fetch_result_get_content_type (job->result),
@@ -1790,7 +1813,8 @@ check_robots (CrawlRun       *run,
             fail_run (run, g_steal_pointer (&error));
             return FALSE;
           }
-        log_line (run, CG_FETCH_STATUS_ROBOTS, -1, item->url, item->hops, via, NULL, 0, 0, NULL, annotation);
+        log_line (run, unreachable != NULL ? CG_FETCH_STATUS_ROBOTS_PREREQUISITE : CG_FETCH_STATUS_ROBOTS, -1,
+                  item->url, item->hops, via, NULL, 0, 0, NULL, annotation);
         report_to_driver (run, item->url, FALSE, NULL, item->id);
         if (unreachable != NULL)
           {

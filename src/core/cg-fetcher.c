@@ -982,6 +982,14 @@ classify_error (FetchData    *fd,
                         fd->url, error->message);
 
   *retryable = error->domain == G_IO_ERROR;
+  /* Told apart for the crawl log, where Heritrix's -2 is a connection
+   * never made and -3 one that broke. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE))
+    return g_error_new (CG_FETCHER_ERROR, CG_FETCHER_ERROR_CONNECT,
+                        _("Could not connect to the host of %s: %s"),
+                        fd->url, error->message);
   return g_error_new (CG_FETCHER_ERROR, CG_FETCHER_ERROR_CONNECTION,
                       _("The connection for %s failed: %s"),
                       fd->url, error->message);

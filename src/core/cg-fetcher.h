@@ -81,7 +81,8 @@ typedef enum {
   CG_FETCHER_ERROR_INVALID_ARGUMENT,
   /* The host name could not be resolved. */
   CG_FETCHER_ERROR_DNS,
-  /* Connecting failed, or the connection broke before the response ended. */
+  /* The connection broke before the response ended, or failed in a way
+   * not told apart below. */
   CG_FETCHER_ERROR_CONNECTION,
   /* The TLS handshake or certificate check failed. */
   CG_FETCHER_ERROR_TLS,
@@ -93,6 +94,8 @@ typedef enum {
   CG_FETCHER_ERROR_BAD_RESPONSE,
   /* A redirect chain passed its bound (following fetches only). */
   CG_FETCHER_ERROR_TOO_MANY_REDIRECTS,
+  /* No connection could be made: refused, or no route to the host. */
+  CG_FETCHER_ERROR_CONNECT,
 } CgFetcherError;
 
 /* Defaults, stated once. Timeouts from Heritrix's FetchHTTP as configured

@@ -50,7 +50,7 @@ test_seed_blocked_by_robots (void)
   g_autofree char *line = cg_crawl_log_format_entry (&entry);
 
   g_assert_cmpstr (line, ==,
-                   "2011-02-08T22:33:32.574Z -9998          - http://example.com/private/ - - unknown #000 - - - -");
+                   "2011-02-08T22:33:32.574Z -9998          - http://example.com/private/ - - no-type #000 - - - -");
 }
 
 static void

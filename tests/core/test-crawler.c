@@ -1112,6 +1112,7 @@ test_polite_crawl (Fixture       *f,
   archive = read_archive (f->project, crawl_id, &warcinfo);
   assert_archived_once (f, archive, paths, TRUE);
   g_assert_nonnull (strstr (warcinfo, "robots: obey\r\n"));
+  g_assert_nonnull (strstr (warcinfo, "\r\nhttp-headers: rebuilt from the parsed headers"));
   {
     g_autoptr(CgGzipCompressor) compressor = cg_gzip_compressor_new (CG_WARC_WRITER_DEFAULT_COMPRESSION_LEVEL);
     g_autofree char *compression = g_strdup_printf ("compression: gzip, one member per record, %s\r\n",
@@ -1215,7 +1216,17 @@ test_polite_crawl (Fixture       *f,
       g_assert_nonnull (fields);
       g_assert_cmpstr (fields[1], ==, status);
       g_assert_cmpstr (fields[2], ==, "-");
+      /* Heritrix's word for no type. */
+      g_assert_cmpstr (fields[6], ==, "no-type");
     }
+  /* The page cut at the body limit is annotated as Heritrix does. */
+  {
+    g_autofree char *big = url_for (f, "/big");
+    GStrv fields = g_hash_table_lookup (log, big);
+
+    g_assert_nonnull (fields);
+    g_assert_cmpstr (fields[11], ==, "lenTrunc,1t");
+  }
 }
 
 /* With robots.txt ignored, what it disallows is fetched, and the WARC
@@ -1663,6 +1674,9 @@ test_stalling_pages (Fixture       *f,
   g_assert_nonnull (fields);
   g_assert_cmpstr (fields[1], ==, timeout_status);
   g_assert_cmpstr (fields[2], ==, "-");
+  fields = g_hash_table_lookup (log, trickle);
+  g_assert_nonnull (fields);
+  g_assert_true (g_str_has_prefix (fields[11], "timeTrunc,"));
 }
 
 /* Under a bandwidth cap the crawl takes at least as long as its bytes
@@ -1879,6 +1893,23 @@ test_unreachable_host (Fixture       *f,
   g_assert_cmpint (url_state (f->project, cg_crawler_get_crawl_id (crawler), seed, &reason), ==, CG_URL_FAILED);
   g_assert_nonnull (reason);
   g_assert_cmpstr (reason, !=, "robots");
+
+  /* The log as Heritrix writes it: robots.txt's connection was never made
+   * (-2), and the seed waited on it (-61), not a rule of the site. */
+  {
+    g_autoptr(GHashTable) log = read_crawl_log (f->project, cg_crawler_get_crawl_id (crawler));
+    g_autoptr(GUri) uri = g_uri_parse (seed, G_URI_FLAGS_NONE, NULL);
+    g_autofree char *robots = g_strdup_printf ("http://127.0.0.1:%d/robots.txt", g_uri_get_port (uri));
+    GStrv fields;
+
+    fields = g_hash_table_lookup (log, robots);
+    g_assert_nonnull (fields);
+    g_assert_cmpint (atoi (fields[1]), ==, CG_FETCH_STATUS_CONNECT_FAILED);
+    fields = g_hash_table_lookup (log, seed);
+    g_assert_nonnull (fields);
+    g_assert_cmpint (atoi (fields[1]), ==, CG_FETCH_STATUS_ROBOTS_PREREQUISITE);
+    g_assert_cmpstr (fields[11], ==, "robots:unreachable");
+  }
   state = cg_store_prepare (cg_project_get_store (f->project), "SELECT state FROM crawls WHERE id = ?1", &error);
   g_assert_no_error (error);
   sqlite3_bind_int64 (state, 1, cg_crawler_get_crawl_id (crawler));

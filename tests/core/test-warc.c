@@ -1684,6 +1684,20 @@ test_cdxj_escaping (Fixture *f, gconstpointer data)
   g_assert_cmpuint (entry->length, ==, 12);
   g_assert_cmpuint (entry->offset, ==, 34);
   g_assert_cmpstr (entry->filename, ==, "f \"1\".warc.gz");
+
+  /* A response of no type has pywb's "unk". */
+  {
+    g_autoptr(CgCdxjIndex) untyped = cg_cdxj_index_new ();
+    g_autoptr(CgCdxjEntry) untyped_entry = NULL;
+    g_autofree char *untyped_text = NULL;
+
+    cg_cdxj_index_add (untyped, "http://example.org/", "20260101000000", NULL, 200, NULL, 1, 0, "f.warc.gz");
+    g_assert_true (cg_cdxj_index_write (untyped, path, &error));
+    g_assert_true (g_file_get_contents (path, &untyped_text, NULL, &error));
+    untyped_entry = cg_cdxj_parse_line (untyped_text, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (untyped_entry->mime, ==, "unk");
+  }
 }
 
 static void
