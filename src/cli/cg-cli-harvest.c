@@ -20,6 +20,7 @@
 typedef struct {
   CgCliRun     run;
   CgHarvester *harvester;
+  const char  *folder;
   guint        lines_drawn;   /* the live block's height on the terminal */
   guint64      requests;
   guint64      bigrams;
@@ -176,6 +177,10 @@ finished_cb (CgHarvester  *harvester,
         print_plain (cli);
     }
   cg_cli_run_finish (&cli->run, end, error);
+  if (end == CG_CRAWL_END_LIMIT && !cli->run.quiet)
+    fprintf (stderr, _("To go further, resume it with a higher limit: "
+                       "cartograph-cli harvest --resume --max-pages N --project %s\n"),
+             cli->folder);
 }
 
 static void
@@ -233,6 +238,8 @@ cg_cli_harvest (int    argc,
   g_autofree char *like = NULL;
   gboolean resume = FALSE, everything = FALSE, no_conditional = FALSE, no_reuse = FALSE, all_patterns = FALSE;
   gboolean quiet = FALSE, json = FALSE;
+  /* --resume with new limits or politeness. */
+  gboolean resume_changes = FALSE;
   /* The smallest values mark "not given", so that what the user typed,
    * 0 included, is checked and not taken for the default. */
   int version = G_MININT, class_wait = G_MININT, max_repeats = G_MININT, like_pages = G_MININT;
@@ -313,16 +320,23 @@ cg_cli_harvest (int    argc,
     return CG_CLI_EXIT_USAGE;
   if (resume)
     {
-      static const char * const allowed[] = { "--project", "-p", "--resume", "--json", "--quiet", "-q", NULL };
-      g_autofree char *refused = cg_cli_find_option_besides (given, allowed);
+      static const char * const own[] = { "--project", "-p", "--resume", "--json", "--quiet", "-q", NULL };
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) allowed = NULL;
+      g_autofree char *refused = NULL;
 
+      g_strv_builder_addv (builder, (const char **) own);
+      g_strv_builder_addv (builder, (const char **) cg_cli_fetch_options_resumable);
+      allowed = g_strv_builder_end (builder);
+      refused = cg_cli_find_option_besides (given, (const char * const *) allowed);
       if (refused != NULL)
         {
           cg_cli_print_error (_("--resume continues the harvest with the model, strategy and settings it was "
-                                "started with: %s cannot be given with it"),
+                                "started with, but for its limits and its politeness: %s cannot be given with it"),
                               refused);
           return CG_CLI_EXIT_USAGE;
         }
+      resume_changes = cg_cli_find_option_besides (given, own) != NULL;
     }
 
   project = cg_project_open (folder, &error);
@@ -336,7 +350,18 @@ cg_cli_harvest (int    argc,
     {
       gint64 crawl_id = cg_harvester_find_resumable (project, &error);
 
-      harvester = crawl_id > 0 ? cg_harvester_new_for_crawl (project, crawl_id, &error) : NULL;
+      if (crawl_id > 0 && resume_changes)
+        {
+          g_autoptr(CgCrawlConfig) config = cg_crawler_load_config (project, crawl_id, &error);
+
+          if (config != NULL)
+            {
+              cg_cli_fetch_options_apply_resumable (&fetch_options, config);
+              harvester = cg_harvester_new_for_crawl_with_config (project, crawl_id, config, &error);
+            }
+        }
+      else if (crawl_id > 0)
+        harvester = cg_harvester_new_for_crawl (project, crawl_id, &error);
     }
   else
     {
@@ -390,6 +415,7 @@ cg_cli_harvest (int    argc,
     }
 
   cli.harvester = harvester;
+  cli.folder = folder;
   cg_cli_run_init (&cli.run, quiet, stop_cb, &cli);
   g_signal_connect (cg_harvester_get_crawler (harvester), "progress", G_CALLBACK (progress_cb), &cli);
   g_signal_connect (cg_harvester_get_crawler (harvester), "event", G_CALLBACK (event_cb), &cli);

@@ -3009,14 +3009,18 @@ cg_crawler_new_for_crawl_with_config (CgProject            *project,
 /**
  * cg_crawler_new_driven_for_crawl:
  *
+ * @config: (nullable): new limits and politeness for the crawl, as
+ *   cg_crawler_new_for_crawl_with_config() takes; NULL keeps its own
+ *
  * Opens an earlier driven crawl of @project (such as a harvest) to resume
- * it with its own settings and @driver. What the earlier runs had queued
- * is fetched again and reported to @driver as if it had just asked for
- * it; the driver must not ask for those URLs again.
+ * it with @driver. What the earlier runs had queued is fetched again and
+ * reported to @driver as if it had just asked for it; the driver must not
+ * ask for those URLs again.
  */
 CgCrawler *
 cg_crawler_new_driven_for_crawl (CgProject            *project,
                                  gint64                crawl_id,
+                                 const CgCrawlConfig  *config,
                                  const CgCrawlDriver  *driver,
                                  GError              **error)
 {
@@ -3024,7 +3028,8 @@ cg_crawler_new_driven_for_crawl (CgProject            *project,
 
   g_return_val_if_fail (driver != NULL && driver->next_urls != NULL && driver->page != NULL, NULL);
 
-  self = cg_crawler_new_for_crawl (project, crawl_id, error);
+  self = config != NULL ? cg_crawler_new_for_crawl_with_config (project, crawl_id, config, error)
+                        : cg_crawler_new_for_crawl (project, crawl_id, error);
   if (self != NULL)
     {
       self->driver = *driver;

@@ -137,6 +137,7 @@ CgCrawler    *cg_crawler_new_for_crawl_with_config (CgProject   *project,
                                          GError              **error);
 CgCrawler    *cg_crawler_new_driven_for_crawl (CgProject      *project,
                                          gint64                crawl_id,
+                                         const CgCrawlConfig  *config,
                                          const CgCrawlDriver  *driver,
                                          GError              **error);
 gint64        cg_crawler_find_resumable (CgProject            *project,

@@ -3050,10 +3050,11 @@ replay (CgHarvester  *self,
  * Opens the interrupted harvest @crawl_id of @project to resume it with
  * its own options and model.
  */
-CgHarvester *
-cg_harvester_new_for_crawl (CgProject  *project,
-                            gint64      crawl_id,
-                            GError    **error)
+static CgHarvester *
+open_for_crawl (CgProject            *project,
+                gint64                crawl_id,
+                const CgCrawlConfig  *config,
+                GError              **error)
 {
   g_autoptr(CgHarvester) self = g_object_new (CG_TYPE_HARVESTER, NULL);
   g_autofree char *state_text = NULL;
@@ -3064,8 +3065,6 @@ cg_harvester_new_for_crawl (CgProject  *project,
   const char *site = NULL;
   gint64 model_version = 0, like_mapped = 0;
   CgCrawlDriver driver;
-
-  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
 
   self->project = g_object_ref (project);
   self->crawl_id = crawl_id;
@@ -3121,16 +3120,48 @@ cg_harvester_new_for_crawl (CgProject  *project,
                    _("The state of harvest %" PRId64 " in %s has no entry URL"), crawl_id, self->state_path);
       return NULL;
     }
+  if (config != NULL)
+    {
+      if (!cg_crawl_config_check_resume_change (self->options->crawl, config, error))
+        return NULL;
+      cg_crawl_config_free (self->options->crawl);
+      self->options->crawl = cg_crawl_config_copy (config);
+    }
   self->entry_url = cg_url_normalize (self->options->crawl->seeds[0], CG_URL_NORMALIZE_CRAWL, error);
   if (self->entry_url == NULL || !set_up (self, error) || !replay (self, error))
     return NULL;
 
   driver = make_driver (self);
-  self->crawler = cg_crawler_new_driven_for_crawl (project, crawl_id, &driver, error);
+  self->crawler = cg_crawler_new_driven_for_crawl (project, crawl_id, config, &driver, error);
   if (self->crawler == NULL)
     return NULL;
+  /* The new settings are the harvest's own from now on. */
+  if (config != NULL)
+    save_state (self);
   g_signal_connect (self->crawler, "finished", G_CALLBACK (crawler_finished_cb), self);
   return g_steal_pointer (&self);
+}
+
+CgHarvester *
+cg_harvester_new_for_crawl (CgProject  *project,
+                            gint64      crawl_id,
+                            GError    **error)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+
+  return open_for_crawl (project, crawl_id, NULL, error);
+}
+
+CgHarvester *
+cg_harvester_new_for_crawl_with_config (CgProject            *project,
+                                        gint64                crawl_id,
+                                        const CgCrawlConfig  *config,
+                                        GError              **error)
+{
+  g_return_val_if_fail (CG_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  return open_for_crawl (project, crawl_id, config, error);
 }
 
 gint64

@@ -95,6 +95,14 @@ CgHarvester      *cg_harvester_new              (CgProject               *projec
 CgHarvester      *cg_harvester_new_for_crawl    (CgProject               *project,
                                                  gint64                   crawl_id,
                                                  GError                 **error);
+/* The same, with new limits and politeness in @config (the harvest's
+ * crawl settings, from cg_crawler_load_config(), changed where
+ * cg_crawl_config_check_resume_change() allows): they are kept with the
+ * harvest for its later runs. */
+CgHarvester      *cg_harvester_new_for_crawl_with_config (CgProject      *project,
+                                                 gint64                   crawl_id,
+                                                 const CgCrawlConfig     *config,
+                                                 GError                 **error);
 /* The newest harvest of @project that did not reach its end, or 0 with
  * @error set when there is none. */
 gint64            cg_harvester_find_resumable   (CgProject               *project,

@@ -5,7 +5,8 @@ a model, a class-driven harvest whose every page is labelled with its class
 crawl's pages back rather than fetching them again, a re-harvest that finds
 nothing changed, a harvest by example, a harvest stopped with Ctrl-C and
 resumed that archives each page once (and that another process cannot
-resume while it runs), and bad command lines.
+resume while it runs), a harvest resumed past its page limit, and bad
+command lines.
 """
 import collections
 import json
@@ -106,6 +107,29 @@ with demo_site() as url:
         check("each page of it is archived once", max(urls.values()) == 1)
         check("it has the pages of the first harvest",
               {p["url"] for p in after if p["mime"] == "text/html" and p["status"] == 200} == {p["url"] for p in html})
+
+        # Stopped at its page limit, then resumed with a higher one: it
+        # goes on where it stopped, and keeps the new limit.
+        limited = run("harvest", "--project", project, "--no-politeness", "--no-conditional", "--no-requisites",
+                      "--max-pages", "20")
+        check("a harvest ends at its page limit and says how to go further (%s)" % limited.stderr.strip()[-200:],
+              limited.returncode == 0 and
+              ("cartograph-cli harvest --resume --max-pages N --project %s" % project) in limited.stderr)
+        lines = run("export", "--project", project, "--what", "pages", "--format", "jsonl").stdout.splitlines()
+        crawl = max(json.loads(l)["crawl"] for l in lines)
+        before = len([p for p in pages_of(project, crawl) if p["mime"] == "text/html"])
+        refused = run("harvest", "--project", project, "--resume", "--strategy", "patterns")
+        check("--resume refuses another strategy, named",
+              refused.returncode == 2 and "--strategy" in refused.stderr and "limits" in refused.stderr)
+        further = run("harvest", "--project", project, "--resume", "--max-pages", "100000", "--quiet")
+        after = pages_of(project, crawl)
+        urls = collections.Counter(p["url"] for p in after)
+        check("resumed with a higher limit, it goes further (%d pages, then %d)" % (before, len(after)),
+              further.returncode == 0 and before < 60 and len(after) > 300)
+        check("and archives each page once", max(urls.values()) == 1)
+        with open(os.path.join(project, "harvests", "crawl-%d.json" % crawl)) as state:
+            kept = json.load(state)["options"]["crawl"]["max_pages"]
+        check("the harvest keeps its new limit (%s)" % kept, kept == 100000)
 
         bad = run("harvest", "--project", project, "--strategy", "everything")
         check("an unknown strategy is a usage error", bad.returncode == 2 and "everything" in bad.stderr)
