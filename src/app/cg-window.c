@@ -229,7 +229,14 @@ reload_recent_projects (CgWindow *self)
   for (guint i = 0; folders[i] != NULL; i++)
     {
       GtkWidget *row = adw_action_row_new ();
-      g_autofree char *name = g_path_get_basename (folders[i]);
+      g_autofree char *name = cg_recent_projects_get_name (self->settings, folders[i]);
+
+      /* A folder kept before names were: its own name until it is opened. */
+      if (name == NULL || *name == '\0')
+        {
+          g_free (name);
+          name = g_path_get_basename (folders[i]);
+        }
 
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
@@ -281,7 +288,7 @@ show_project (CgWindow   *self,
   cg_project_page_set_site_url (self->project_page, site_url);
   show_project_page (self);
 
-  cg_recent_projects_add (self->settings, cg_project_get_folder (project));
+  cg_recent_projects_add (self->settings, cg_project_get_folder (project), cg_project_get_name (project));
   reload_recent_projects (self);
 }
 
@@ -672,7 +679,7 @@ project_created_cb (CgNewCrawlDialog *dialog,
 {
   /* Listed at once, so that it is at hand even if the user keeps the
    * running crawl of the project shown. */
-  cg_recent_projects_add (self->settings, cg_project_get_folder (project));
+  cg_recent_projects_add (self->settings, cg_project_get_folder (project), cg_project_get_name (project));
   reload_recent_projects (self);
   leave_project_then (self, cg_project_get_folder (project), show_created_project_now, g_object_ref (project),
                       g_object_unref);

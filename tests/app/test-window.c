@@ -148,18 +148,20 @@ test_recent_projects (void)
   g_autoptr(GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);
 
   g_settings_reset (settings, "recent-projects");
+  g_settings_reset (settings, "recent-project-names");
   for (guint i = 0; i < CG_RECENT_PROJECTS_MAX + 2; i++)
     {
       char *folder = g_strdup_printf ("%s/recent-%u", tmp_home, i);
-      g_autoptr(CgProject) project = cg_project_create (folder, NULL, &error);
+      g_autofree char *name = g_strdup_printf ("Recent Site %u", i);
+      g_autoptr(CgProject) project = cg_project_create (folder, name, &error);
 
       g_assert_no_error (error);
       g_ptr_array_add (folders, folder);
-      cg_recent_projects_add (settings, folder);
+      cg_recent_projects_add (settings, folder, cg_project_get_name (project));
     }
   /* Opening an old one again moves it to the top without a duplicate. */
-  cg_recent_projects_add (settings, g_ptr_array_index (folders, 5));
-  cg_recent_projects_add (settings, gone);
+  cg_recent_projects_add (settings, g_ptr_array_index (folders, 5), "Recent Site 5");
+  cg_recent_projects_add (settings, gone, "Gone");
 
   list = cg_recent_projects_list (settings);
   g_assert_cmpuint (g_strv_length (list), ==, CG_RECENT_PROJECTS_MAX - 1);
@@ -167,6 +169,39 @@ test_recent_projects (void)
   g_assert_cmpstr (list[1], ==, g_ptr_array_index (folders, CG_RECENT_PROJECTS_MAX + 1));
   for (guint i = 0; list[i] != NULL; i++)
     g_assert_cmpstr (list[i], !=, gone);
+
+  /* Each keeps its name; the names of folders that fell off the list
+   * are not kept. */
+  {
+    g_autofree char *name = cg_recent_projects_get_name (settings, g_ptr_array_index (folders, 5));
+    g_autofree char *dropped = cg_recent_projects_get_name (settings, g_ptr_array_index (folders, 0));
+    g_autoptr(GVariant) names = g_settings_get_value (settings, "recent-project-names");
+
+    g_assert_cmpstr (name, ==, "Recent Site 5");
+    g_assert_null (dropped);
+    g_assert_cmpuint (g_variant_n_children (names), <=, CG_RECENT_PROJECTS_MAX);
+  }
+  cg_recent_projects_remove (settings, g_ptr_array_index (folders, 5));
+  {
+    g_autofree char *removed = cg_recent_projects_get_name (settings, g_ptr_array_index (folders, 5));
+
+    g_assert_null (removed);
+  }
+
+  /* The start page names the projects by their names, with their folders
+   * beneath. */
+  {
+    CgWindow *window = g_object_new (CG_TYPE_WINDOW, NULL);
+    GtkWidget *row;
+
+    gtk_window_present (GTK_WINDOW (window));
+    cg_test_iterate ();
+    row = cg_test_find_row (GTK_WIDGET (window), "Recent Site 7");
+    g_assert_nonnull (row);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, g_ptr_array_index (folders, 7));
+    gtk_window_destroy (GTK_WINDOW (window));
+    cg_test_iterate ();
+  }
 }
 
 static gboolean
