@@ -83,7 +83,9 @@ cg_application_command_line (GApplication            *app,
       return 0;
     }
 
-  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &arguments) &&
+  /* "^aay" copies the strings, which the GStrv frees ("^a&ay" would lend
+   * them from the options). */
+  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^aay", &arguments) &&
       arguments != NULL && arguments[0] != NULL)
     {
       g_autoptr(GFile) folder = g_application_command_line_create_file_for_arg (command_line, arguments[0]);

@@ -18,6 +18,7 @@
 #include "cg-project.h"
 #include "cg-record-store.h"
 #include "cg-store.h"
+#include "core/cg-test-files.h"
 #include "cg-test-widgets.h"
 #include "cg-window.h"
 
@@ -130,10 +131,11 @@ newest_crawl_state (const char *folder)
 /* Runs a new application until it quits, with @start_cb called from its
  * main loop, and returns its exit status. */
 static int
-run_application (QuitTest    *test,
-                 GSourceFunc  start_cb)
+run_application_with (QuitTest    *test,
+                      GSourceFunc  start_cb,
+                      const char  *folder)
 {
-  char *argv[] = { (char *) "cartograph", NULL };
+  char *argv[] = { (char *) "cartograph", (char *) folder, NULL };
   int status;
 
   test->app = cg_application_new ();
@@ -141,9 +143,59 @@ run_application (QuitTest    *test,
   g_application_set_flags (G_APPLICATION (test->app),
                            g_application_get_flags (G_APPLICATION (test->app)) | G_APPLICATION_NON_UNIQUE);
   g_idle_add (start_cb, test);
-  status = g_application_run (G_APPLICATION (test->app), 1, argv);
+  status = g_application_run (G_APPLICATION (test->app), folder != NULL ? 2 : 1, argv);
   g_clear_object (&test->app);
   return status;
+}
+
+static int
+run_application (QuitTest    *test,
+                 GSourceFunc  start_cb)
+{
+  return run_application_with (test, start_cb, NULL);
+}
+
+static gboolean
+shows_test_project (gpointer user_data)
+{
+  QuitTest *test = user_data;
+  CgProject *project = cg_project_page_get_project (CG_PROJECT_PAGE (cg_window_get_project_page (test->window)));
+
+  return project != NULL && g_str_equal (cg_project_get_folder (project), test->project_folder);
+}
+
+static gboolean
+quit_when_open_cb (gpointer user_data)
+{
+  QuitTest *test = user_data;
+
+  wait_for_window (test);
+  cg_test_wait_for (shows_test_project, test, "the project given on the command line");
+  /* Laid out and drawn, as the crash of a bad argument list showed there. */
+  cg_test_iterate ();
+  test->kept_running = TRUE;
+  g_application_quit (G_APPLICATION (test->app));
+  return G_SOURCE_REMOVE;
+}
+
+/* "cartograph FOLDER" opens the project in FOLDER. */
+static void
+test_open_from_command_line (void)
+{
+  QuitTest test = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cg-app-XXXXXX", &error);
+  g_autoptr(CgProject) project = NULL;
+
+  g_assert_no_error (error);
+  test.project_folder = g_build_filename (dir, "given", NULL);
+  project = cg_project_create (test.project_folder, "Given", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_application_with (&test, quit_when_open_cb, test.project_folder), ==, 0);
+  g_assert_true (test.kept_running);
+  g_clear_object (&project);
+  cg_test_remove_tree (dir);
+  g_free (test.project_folder);
 }
 
 /* app.quit (Ctrl+Q) while a crawl runs asks first: Cancel keeps the
@@ -305,6 +357,7 @@ main (int argc, char **argv)
 {
   g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
 
+  g_test_add_func ("/application/open-from-command-line", test_open_from_command_line);
   g_test_add_func ("/application/quit-asks", test_quit_asks);
   g_test_add_func ("/application/close-last-window", test_close_last_window);
   g_test_add_func ("/application/quit-while-rendering", test_quit_while_rendering);

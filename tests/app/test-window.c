@@ -138,6 +138,21 @@ test_validate_contact (void)
     }
 }
 
+typedef struct {
+  CgWindow   *window;
+  const char *folder;
+} ShownProject;
+
+static gboolean
+shows_project (gpointer user_data)
+{
+  ShownProject *wanted = user_data;
+  GtkWidget *page = visible_page (wanted->window);
+
+  return CG_IS_PROJECT_PAGE (page) && cg_project_page_get_project (CG_PROJECT_PAGE (page)) != NULL &&
+         g_str_equal (cg_project_get_folder (cg_project_page_get_project (CG_PROJECT_PAGE (page))), wanted->folder);
+}
+
 static void
 test_recent_projects (void)
 {
@@ -146,6 +161,7 @@ test_recent_projects (void)
   g_autofree char *gone = g_build_filename (tmp_home, "gone", NULL);
   g_auto(GStrv) list = NULL;
   g_autoptr(GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);
+  ShownProject opened = { 0 };
 
   g_settings_reset (settings, "recent-projects");
   g_settings_reset (settings, "recent-project-names");
@@ -199,6 +215,12 @@ test_recent_projects (void)
     row = cg_test_find_row (GTK_WIDGET (window), "Recent Site 7");
     g_assert_nonnull (row);
     g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, g_ptr_array_index (folders, 7));
+
+    /* Activated (Return, or a click), the row opens its project. */
+    opened.folder = g_ptr_array_index (folders, 7);
+    opened.window = window;
+    g_assert_true (gtk_widget_activate (row));
+    cg_test_wait_for (shows_project, &opened, "the recent project to open");
     gtk_window_destroy (GTK_WINDOW (window));
     cg_test_iterate ();
   }
@@ -802,21 +824,6 @@ static gboolean
 open_error_gone (gpointer user_data)
 {
   return !open_error_shown (user_data);
-}
-
-typedef struct {
-  CgWindow   *window;
-  const char *folder;
-} ShownProject;
-
-static gboolean
-shows_project (gpointer user_data)
-{
-  ShownProject *wanted = user_data;
-  GtkWidget *page = visible_page (wanted->window);
-
-  return CG_IS_PROJECT_PAGE (page) && cg_project_page_get_project (CG_PROJECT_PAGE (page)) != NULL &&
-         g_str_equal (cg_project_get_folder (cg_project_page_get_project (CG_PROJECT_PAGE (page))), wanted->folder);
 }
 
 /* Lets the main loop run for @ms milliseconds. */
