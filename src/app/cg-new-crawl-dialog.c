@@ -530,6 +530,10 @@ cg_new_crawl_dialog_init (CgNewCrawlDialog *self)
    * view, or Create stays insensitive for a reason out of sight. */
   if (gtk_widget_get_visible (GTK_WIDGET (self->contact_problem_label)))
     gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_refused_contact_cb, NULL, NULL);
+  else
+    /* Otherwise the site's address, the one field to fill, is where
+     * typing goes. */
+    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->url_row));
 }
 
 CgNewCrawlDialog *

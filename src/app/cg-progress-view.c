@@ -27,6 +27,7 @@ struct _CgProgressView
   GtkLabel       *subtitle_label;
   GtkWidget      *pause_button;
   GtkWidget      *resume_button;
+  GtkWidget      *stop_button;
   GtkWidget      *task_box;
   GtkLabel       *task_label;
   GtkProgressBar *task_bar;
@@ -355,13 +356,32 @@ cg_progress_view_set_title (CgProgressView *self,
 }
 
 void
-cg_progress_view_set_paused (CgProgressView *self,
-                             gboolean        paused)
+cg_progress_view_focus_controls (CgProgressView *self)
 {
   g_return_if_fail (CG_IS_PROGRESS_VIEW (self));
 
-  gtk_widget_set_visible (self->pause_button, !paused);
-  gtk_widget_set_visible (self->resume_button, paused);
+  if (!gtk_widget_grab_focus (gtk_widget_get_visible (self->resume_button) ? self->resume_button
+                                                                           : self->pause_button))
+    gtk_widget_grab_focus (self->stop_button);
+}
+
+void
+cg_progress_view_set_paused (CgProgressView *self,
+                             gboolean        paused)
+{
+  GtkWidget *shown = paused ? self->resume_button : self->pause_button;
+  GtkWidget *hidden = paused ? self->pause_button : self->resume_button;
+  gboolean had_focus;
+
+  g_return_if_fail (CG_IS_PROGRESS_VIEW (self));
+
+  /* The button that takes the place of the focused one takes the focus
+   * too, instead of the keyboard being sent back to the window's start. */
+  had_focus = gtk_widget_has_focus (hidden);
+  gtk_widget_set_visible (shown, TRUE);
+  if (had_focus)
+    gtk_widget_grab_focus (shown);
+  gtk_widget_set_visible (hidden, FALSE);
   if (self->paused != paused)
     {
       self->paused = paused;
@@ -588,6 +608,7 @@ cg_progress_view_class_init (CgProgressViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, pause_button);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, resume_button);
+  gtk_widget_class_bind_template_child (widget_class, CgProgressView, stop_button);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, task_box);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, task_label);
   gtk_widget_class_bind_template_child (widget_class, CgProgressView, task_bar);

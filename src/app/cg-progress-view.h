@@ -67,6 +67,9 @@ void            cg_progress_view_set_model          (CgProgressView     *self,
 void            cg_progress_view_set_title          (CgProgressView     *self,
                                                      const char         *title,
                                                      const char         *subtitle);
+/* Gives the keyboard focus to Pause (or Resume), or to Stop when what
+ * runs cannot pause. */
+void            cg_progress_view_focus_controls     (CgProgressView     *self);
 /* Shows Resume instead of Pause while the crawl is paused. */
 void            cg_progress_view_set_paused         (CgProgressView     *self,
                                                      gboolean            paused);

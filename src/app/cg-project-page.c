@@ -136,6 +136,11 @@ update_actions (CgProjectPage *self)
   gboolean paused = self->pipeline != NULL && cg_pipeline_is_paused (self->pipeline);
   gboolean can_pause = self->pipeline != NULL && cg_pipeline_can_pause (self->pipeline);
   gboolean has_graph = self->model != NULL || self->growing != NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autoptr(GtkWidget) focus = NULL;
+
+  if (root != NULL && gtk_root_get_focus (root) != NULL)
+    focus = g_object_ref (gtk_root_get_focus (root));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.explore", self->project != NULL && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "project.harvest", self->model != NULL && !busy);
@@ -154,6 +159,12 @@ update_actions (CgProjectPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "classes.back",
                                  g_strcmp0 (adw_leaflet_get_visible_child_name (self->classes_leaflet), "class") == 0);
   cg_progress_view_set_paused (self->progress_view, paused);
+  /* The button that started the work (Start Harvest, Extract Records…)
+   * is disabled or hidden while it runs: the keyboard goes on to the
+   * controls of what runs, not back to the window's first widget. */
+  if (busy && focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self)) &&
+      (!gtk_widget_is_sensitive (focus) || !gtk_widget_get_visible (focus)))
+    cg_progress_view_focus_controls (self->progress_view);
 }
 
 /* ------------------------------------------------------------------ */
@@ -601,8 +612,16 @@ reload_classes (CgProjectPage *self)
   /* Rows without a class name are none of reload_classes's making. */
   truncate_list (self->classes_list, classes->len);
 
-  /* Translators: above the list of classes; both are counts. */
-  heading = g_strdup_printf (_("%u classes, %u records extracted"), classes->len, total_records);
+  {
+    g_autofree char *classes_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u class", "%u classes",
+                                                                  classes->len), classes->len);
+    g_autofree char *records_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u record", "%u records",
+                                                                  total_records), total_records);
+
+    /* Translators: above the list of classes: "12 classes, 240 records
+     * extracted", the counts translated on their own. */
+    heading = g_strdup_printf (_("%s, %s extracted"), classes_text, records_text);
+  }
   gtk_label_set_label (self->classes_heading, heading);
   gtk_stack_set_visible_child_name (self->classes_stack, classes->len > 0 ? "list" : "empty");
 }
@@ -715,7 +734,9 @@ decode_thumbnails_thread (GTask        *task,
         {
           texture = gdk_texture_new_from_filename (path, &error);
           if (texture == NULL)
-            g_ptr_array_add (job->errors, g_strdup_printf ("Thumbnail %s: %s", path, error->message));
+            /* Translators: %s is a thumbnail's file, the second %s why it cannot be read. */
+            g_ptr_array_add (job->errors, g_strdup_printf (_("The thumbnail %s cannot be read: %s"), path,
+                                                           error->message));
         }
       g_ptr_array_add (job->textures, texture);
     }
@@ -1139,7 +1160,8 @@ task_progress_cb (CgPipeline    *pipeline,
     text = g_strdup_printf (_("%u of %u sample pages rendered"), done, total);
   else
     /* Translators: %s is a class name; then pages done so far, of all. */
-    text = g_strdup_printf (_("Class %s: %u of %u pages"), what, done, total);
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Class %s: %u of %u page", "Class %s: %u of %u pages",
+                                         total), what, done, total);
   cg_progress_view_set_task_progress (self->progress_view, text, total > 0 ? (double) done / total : -1);
 }
 
@@ -1335,8 +1357,14 @@ pipeline_finished_cb (CgPipeline      *pipeline,
       guint n_records = count_all_records (self);
 
       cg_progress_view_set_title (self->progress_view, _("The Model Is Ready"), NULL);
-      /* Translators: after an exploration; both are counts. */
-      message = g_strdup_printf (_("The model is ready: %u classes, %u records"), n_classes, n_records);
+      g_autofree char *classes_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u class", "%u classes",
+                                                                    n_classes), n_classes);
+      g_autofree char *records_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u record", "%u records",
+                                                                    n_records), n_records);
+
+      /* Translators: after an exploration: "The model is ready: 7 classes,
+       * 240 records", the counts translated on their own. */
+      message = g_strdup_printf (_("The model is ready: %s, %s"), classes_text, records_text);
     }
   if (message != NULL)
     toast (self, message);

@@ -1352,6 +1352,12 @@ site_holds_a_request (gpointer user_data)
 
 /* A harvest that was stopped (or cut off by a quit, or killed) goes on
  * from the crawls list where it stopped, and fetches no page twice. */
+static gboolean
+pipeline_runs_unpaused (gpointer pipeline)
+{
+  return cg_pipeline_is_busy (pipeline) && !cg_pipeline_is_paused (pipeline);
+}
+
 static void
 test_resume_harvest (Fixture       *f,
                      gconstpointer  data)
@@ -1366,6 +1372,8 @@ test_resume_harvest (Fixture       *f,
   Site site = { FALSE, g_ptr_array_new () };
   GtkWidget *resume;
   GtkWidget *row;
+  GtkWidget *start;
+  GtkWidget *pause;
   gint64 first, second;
 
   explore_without_renders (f, server, &site, &e);
@@ -1381,14 +1389,35 @@ test_resume_harvest (Fixture       *f,
   g_assert_cmpstr (state, ==, "finished");
   g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
 
-  /* The second is stopped while the site holds its first request. */
+  /* The second, started from the keyboard, is stopped while the site
+   * holds its first request. */
   site.hold = TRUE;
   e.finished = FALSE;
-  g_assert_true (cg_project_page_start_harvest (f->page, CG_HARVEST_STRATEGY_CLASSES, NULL, &error));
-  g_assert_no_error (error);
+  cg_project_page_show_view (f->page, "crawl");
+  cg_test_iterate ();
+  start = cg_test_find_button (GTK_WIDGET (f->page), "Start _Harvest");
+  g_assert_nonnull (start);
+  g_assert_true (gtk_widget_grab_focus (start));
+  /* A button activated from the keyboard is clicked a moment later. */
+  g_assert_true (gtk_widget_activate (start));
+  cg_test_wait_for ((CgTestCondition) cg_pipeline_is_busy, pipeline, "the harvest to start");
+  g_assert_cmpint (cg_pipeline_get_stage (pipeline), ==, CG_PIPELINE_HARVESTING);
   second = cg_harvester_get_crawl_id (cg_pipeline_get_harvester (pipeline));
   g_assert_cmpint (second, >, first);
   cg_test_wait_for (site_holds_a_request, &site, "a request of the harvest");
+  /* Start Harvest is disabled while it runs: the keyboard is on Pause,
+   * then on Resume once paused, then on Pause again, each taking the
+   * place of the other. */
+  cg_test_iterate ();
+  g_assert_false (gtk_widget_is_sensitive (start));
+  pause = cg_test_find_button (GTK_WIDGET (f->page), "_Pause");
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == pause);
+  g_assert_true (gtk_widget_activate (pause));
+  cg_test_wait_for ((CgTestCondition) cg_pipeline_is_paused, pipeline, "the harvest to pause");
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == cg_test_find_button (GTK_WIDGET (f->page), "_Resume"));
+  g_assert_true (gtk_widget_activate (gtk_root_get_focus (GTK_ROOT (f->window))));
+  cg_test_wait_for (pipeline_runs_unpaused, pipeline, "the harvest to resume");
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == pause);
   g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
   cg_project_page_stop (f->page);
   cg_test_wait_for (is_finished, &e, "the harvest to stop");

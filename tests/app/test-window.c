@@ -397,6 +397,9 @@ test_new_crawl_dialog (void)
   g_settings_reset (settings, "user-agent-contact");
   dialog_fixture_open (&f);
   g_assert_false (gtk_widget_is_sensitive (f.create));
+  /* Typing goes to the address at once. */
+  g_assert_nonnull (gtk_root_get_focus (GTK_ROOT (f.dialog)));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f.dialog)), f.url_row));
   /* An empty address is not a mistake yet. */
   g_assert_false (gtk_widget_has_css_class (f.url_row, "error"));
   g_assert_null (row_problem (f.url_row));
@@ -778,6 +781,46 @@ assert_accessible_problem (GtkWidget  *row,
 
 /* Screen readers are told of a refused value, as GTK's test backend
  * (which cg_test_init_app() sets for every app test) shows it. */
+/* Every entry of the shortcuts window shows its keys: an accelerator
+ * GTK can read, or an action the application gives accelerators. Keys
+ * bound in a widget class (gtk_widget_class_add_binding_action()) are no
+ * accelerators of an action, and would show none. */
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/cartograph/Cartograph/gtk/help-overlay.ui");
+  GSList *objects = gtk_builder_get_objects (builder);
+  guint shortcuts = 0;
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *title = NULL;
+      g_autofree char *accelerator = NULL;
+      g_autofree char *action = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      shortcuts++;
+      g_object_get (l->data, "title", &title, "accelerator", &accelerator, "action-name", &action, NULL);
+      if (action != NULL)
+        {
+          g_assert_true (g_str_equal (action, "app.quit") || g_str_equal (action, "win.show-help-overlay"));
+          continue;
+        }
+      if (accelerator == NULL || *accelerator == '\0')
+        g_error ("The shortcut “%s” shows no keys", title);
+      {
+        g_auto(GStrv) keys = g_strsplit (accelerator, " ", -1);
+
+        for (guint i = 0; keys[i] != NULL; i++)
+          if (!gtk_accelerator_parse (keys[i], NULL, NULL))
+            g_error ("The shortcut “%s” has keys GTK cannot read: %s", title, keys[i]);
+      }
+    }
+  g_slist_free (objects);
+  g_assert_cmpuint (shortcuts, >=, 18);
+}
+
 static void
 test_problems_are_accessible (void)
 {
@@ -999,6 +1042,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/preferences", test_preferences);
   g_test_add_func ("/window/preferences/contact", test_preferences_contact);
   g_test_add_func ("/window/problems-are-accessible", test_problems_are_accessible);
+  g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window/open-project", test_open_project);
   g_test_add_func ("/window/leave-busy-project", test_leave_busy_project);
 
