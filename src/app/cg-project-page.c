@@ -57,6 +57,7 @@ struct _CgProjectPage
    * none), and the Resume button on its row in the crawls list. */
   gint64           resumable_harvest;
   GtkWidget       *resume_harvest_button;
+  GtkWidget       *resume_harvest_row;
 
   AdwViewStack        *view_stack;
   GtkStack            *model_stack;
@@ -271,6 +272,8 @@ place_resume_harvest_button (CgProjectPage *self,
   GtkWidget *current = gtk_widget_get_ancestor (button, ADW_TYPE_ACTION_ROW);
   GtkWidget *wanted = index >= 0 ? GTK_WIDGET (gtk_list_box_get_row_at_index (self->crawl_list, index)) : NULL;
 
+  /* In the Harvest group too, where the user looks after stopping one. */
+  gtk_widget_set_visible (self->resume_harvest_row, wanted != NULL);
   if (current == wanted)
     return;
   if (current != NULL)
@@ -1340,10 +1343,25 @@ pipeline_finished_cb (CgPipeline      *pipeline,
     }
   else if (cancelled)
     {
-      cg_progress_view_set_title (self->progress_view, _("Stopped"),
-                                  stage == CG_PIPELINE_HARVESTING
-                                  ? _("What was archived is kept")
-                                  : _("What was done so far is kept"));
+      const char *kept;
+
+      /* What stays, and how to go on from it. */
+      switch (stage)
+        {
+        case CG_PIPELINE_EXPLORING:
+          kept = _("The pages fetched so far are kept, but no model was learned: explore the site again for one");
+          break;
+        case CG_PIPELINE_RENDERING:
+        case CG_PIPELINE_EXTRACTING:
+          kept = _("The records extracted so far are kept: Extract Records finishes them");
+          break;
+        case CG_PIPELINE_HARVESTING:
+        case CG_PIPELINE_IDLE:
+        default:
+          kept = _("What was archived is kept: Resume Harvest goes on from there");
+          break;
+        }
+      cg_progress_view_set_title (self->progress_view, _("Stopped"), kept);
       message = g_strdup (_("Stopped"));
     }
   else if (stage == CG_PIPELINE_HARVESTING)
@@ -2083,6 +2101,7 @@ cg_project_page_class_init (CgProjectPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_spinner);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, model_summary_label);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, extract_records_button);
+  gtk_widget_class_bind_template_child (widget_class, CgProjectPage, resume_harvest_row);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, version_dropdown);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, graph);
   gtk_widget_class_bind_template_child (widget_class, CgProjectPage, classes_leaflet);

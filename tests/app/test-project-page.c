@@ -1353,6 +1353,31 @@ site_holds_a_request (gpointer user_data)
 /* A harvest that was stopped (or cut off by a quit, or killed) goes on
  * from the crawls list where it stopped, and fetches no page twice. */
 static gboolean
+is_shown_resume_button (GtkWidget *widget,
+                        gpointer   user_data)
+{
+  return GTK_IS_ACTIONABLE (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "project.resume-harvest") == 0 &&
+         gtk_widget_is_visible (widget);
+}
+
+static gboolean
+is_row_resume_button (GtkWidget *widget,
+                      gpointer   user_data)
+{
+  /* The crawls list's, not the Harvest group's "Resume Harvest". */
+  return is_shown_resume_button (widget, NULL) && GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), "_Resume") == 0;
+}
+
+/* Whether the page shows a way to resume a harvest. */
+static gboolean
+offers_resume (Fixture *f)
+{
+  return cg_test_find_matching (GTK_WIDGET (f->page), is_shown_resume_button, NULL) != NULL;
+}
+
+static gboolean
 pipeline_runs_unpaused (gpointer pipeline)
 {
   return cg_pipeline_is_busy (pipeline) && !cg_pipeline_is_paused (pipeline);
@@ -1377,7 +1402,7 @@ test_resume_harvest (Fixture       *f,
   gint64 first, second;
 
   explore_without_renders (f, server, &site, &e);
-  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_false (offers_resume (f));
   g_assert_false (cg_project_page_resume_harvest (f->page, &error));
   g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
   g_clear_error (&error);
@@ -1387,7 +1412,7 @@ test_resume_harvest (Fixture       *f,
   first = harvest_to_end (f, &e);
   state = crawl_state (f->project, first);
   g_assert_cmpstr (state, ==, "finished");
-  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_false (offers_resume (f));
 
   /* The second, started from the keyboard, is stopped while the site
    * holds its first request. */
@@ -1418,7 +1443,7 @@ test_resume_harvest (Fixture       *f,
   g_assert_true (gtk_widget_activate (gtk_root_get_focus (GTK_ROOT (f->window))));
   cg_test_wait_for (pipeline_runs_unpaused, pipeline, "the harvest to resume");
   g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == pause);
-  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_false (offers_resume (f));
   cg_project_page_stop (f->page);
   cg_test_wait_for (is_finished, &e, "the harvest to stop");
   g_assert_true (e.cancelled);
@@ -1428,13 +1453,24 @@ test_resume_harvest (Fixture       *f,
   release_site (&site);
 
   /* Its row, and only its row, offers Resume. */
-  resume = cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest");
+  resume = cg_test_find_matching (GTK_WIDGET (f->page), is_row_resume_button, NULL);
   g_assert_nonnull (resume);
   row = gtk_widget_get_ancestor (resume, ADW_TYPE_ACTION_ROW);
   g_assert_nonnull (row);
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Harvest · Stopped · "));
   g_assert_true (gtk_widget_get_prev_sibling (row) == NULL);
   g_assert_true (action_enabled (f->page, "project.resume-harvest"));
+  /* So does a row of the Harvest group, and the progress
+   * view says so. */
+  {
+    GtkWidget *beside = cg_test_find_button (GTK_WIDGET (f->page), "Res_ume Harvest");
+
+    g_assert_nonnull (beside);
+    g_assert_true (gtk_widget_get_visible (beside));
+    g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (beside)), ==, "project.resume-harvest");
+    g_assert_nonnull (cg_test_find_widget (GTK_WIDGET (f->page), GTK_TYPE_LABEL,
+                                           "What was archived is kept: Resume Harvest goes on from there"));
+  }
 
   /* Resumed, it is the same harvest, and it ends. */
   e.finished = FALSE;
@@ -1443,13 +1479,13 @@ test_resume_harvest (Fixture       *f,
   g_assert_cmpint (cg_harvester_get_crawl_id (cg_pipeline_get_harvester (pipeline)), ==, second);
   g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "crawl");
   cg_test_iterate ();
-  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_false (offers_resume (f));
   cg_test_wait_for (is_finished, &e, "the resumed harvest");
   g_assert_false (e.cancelled);
   g_clear_pointer (&state, g_free);
   state = crawl_state (f->project, second);
   g_assert_cmpstr (state, ==, "finished");
-  g_assert_null (cg_test_find_actionable (GTK_WIDGET (f->page), "project.resume-harvest"));
+  g_assert_false (offers_resume (f));
   g_assert_cmpuint (f->errors->len, ==, 0);
 
   /* Every page of the site (home, two categories, twelve books) was
