@@ -58,6 +58,8 @@ struct _CgProjectPage
   gint64           resumable_harvest;
   GtkWidget       *resume_harvest_button;
   GtkWidget       *resume_harvest_row;
+  /* The open class was opened from the graph: Alt+Left goes back there. */
+  gboolean         class_opened_from_graph;
 
   AdwViewStack        *view_stack;
   GtkStack            *model_stack;
@@ -1015,6 +1017,7 @@ cg_project_page_open_class (CgProjectPage *self,
   cg_class_graph_set_selected_class (self->graph, class_name);
   adw_view_stack_set_visible_child_name (self->view_stack, "classes");
   adw_leaflet_set_visible_child_name (self->classes_leaflet, "class");
+  self->class_opened_from_graph = FALSE;
   return TRUE;
 }
 
@@ -1054,7 +1057,9 @@ graph_class_activated_cb (CgClassGraph  *graph,
       toast (self, _("Classes open once the exploration has saved the model"));
       return;
     }
-  cg_project_page_open_class (self, class_name);
+  /* Going back returns to the graph, not to the classes list. */
+  if (cg_project_page_open_class (self, class_name))
+    self->class_opened_from_graph = TRUE;
 }
 
 static void
@@ -1843,8 +1848,9 @@ zoom_activated (GtkWidget  *widget,
 }
 
 /* One step back within the page (Alt+Left): from an archived page to its
- * class, from a class to the classes list. FALSE when there is none, and
- * the window goes back to its start page instead. */
+ * class, from a class to where it was opened (the graph, with the focus on
+ * its node, or the classes list). FALSE when there is none, and the window
+ * goes back to its start page instead. */
 gboolean
 cg_project_page_go_back (CgProjectPage *self)
 {
@@ -1853,8 +1859,16 @@ cg_project_page_go_back (CgProjectPage *self)
   if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "classes") != 0 ||
       g_strcmp0 (adw_leaflet_get_visible_child_name (self->classes_leaflet), "class") != 0)
     return FALSE;
-  if (!cg_class_view_go_back (self->class_view))
-    adw_leaflet_set_visible_child_name (self->classes_leaflet, "list");
+  if (cg_class_view_go_back (self->class_view))
+    return TRUE;
+  adw_leaflet_set_visible_child_name (self->classes_leaflet, "list");
+  if (self->class_opened_from_graph)
+    {
+      self->class_opened_from_graph = FALSE;
+      adw_view_stack_set_visible_child_name (self->view_stack, "model");
+      /* The graph keeps the node the class was opened from in focus. */
+      gtk_widget_grab_focus (GTK_WIDGET (self->graph));
+    }
   return TRUE;
 }
 

@@ -434,20 +434,31 @@ test_open_class (Fixture       *f,
   g_assert_null (cg_project_page_get_open_class (f->page));
   g_assert_false (action_enabled (f->page, "classes.back"));
 
-  /* Alt+Left (the window's, wherever the focus is) takes the same step
-   * back, and says when the page has none left. */
+  /* Alt+Left (the window's, wherever the focus is) takes a step back to
+   * where the class was opened: the graph, with the focus on it. */
   g_signal_emit_by_name (cg_project_page_get_graph (f->page), "class-activated", "category");
   cg_test_iterate ();
   g_assert_true (cg_project_page_go_back (f->page));
   cg_test_iterate ();
   g_assert_null (cg_project_page_get_open_class (f->page));
-  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "classes");
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "model");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (cg_project_page_get_graph (f->page))));
   g_assert_false (cg_project_page_go_back (f->page));
 
-  /* From the list: activating a row opens its class. */
+  /* From the list: activating a row opens its class, and Alt+Left goes
+   * back to the list, then says when the page has no step left. */
+  cg_project_page_show_view (f->page, "classes");
   row = cg_test_find_widget (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, "Book");
   list = gtk_widget_get_parent (row);
   g_assert_true (GTK_IS_LIST_BOX (list));
+  g_signal_emit_by_name (list, "row-activated", row);
+  cg_test_iterate ();
+  g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
+  g_assert_true (cg_project_page_go_back (f->page));
+  cg_test_iterate ();
+  g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "classes");
+  g_assert_null (cg_project_page_get_open_class (f->page));
+  g_assert_false (cg_project_page_go_back (f->page));
   g_signal_emit_by_name (list, "row-activated", row);
   cg_test_iterate ();
   g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
