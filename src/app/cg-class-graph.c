@@ -26,7 +26,7 @@
 #define DRAG_THRESHOLD  4.0
 
 /* The inside of a node's card, in graph points: the thumbnail fills the
- * top, the name and page count the bottom TEXT_HEIGHT. */
+ * top, the name and page count the bottom TEXT_HEIGHT at least. */
 #define CARD_RADIUS     12.0
 #define CARD_PADDING    8.0
 #define THUMB_RADIUS    6.0
@@ -338,6 +338,25 @@ describe_state (CgClassGraphNodeState state)
       return C_("class in a model version", "Removed");
     case CG_CLASS_GRAPH_NODE_CHANGED:
       return C_("class in a model version", "Changed");
+    case CG_CLASS_GRAPH_NODE_ABSENT:
+    case CG_CLASS_GRAPH_NODE_NORMAL:
+    default:
+      return NULL;
+    }
+}
+
+/* A link's state in a comparison, in lower case to follow its type
+ * ("List, new"), or NULL. */
+static const char *
+describe_link_state (CgClassGraphNodeState state)
+{
+  switch (state)
+    {
+    case CG_CLASS_GRAPH_NODE_ADDED:
+      return C_("link in a model version", "new");
+    case CG_CLASS_GRAPH_NODE_REMOVED:
+      return C_("link in a model version", "removed");
+    case CG_CLASS_GRAPH_NODE_CHANGED:
     case CG_CLASS_GRAPH_NODE_ABSENT:
     case CG_CLASS_GRAPH_NODE_NORMAL:
     default:
@@ -820,6 +839,7 @@ draw_node (CgClassGraph  *self,
   GdkTexture *texture;
   GdkRGBA outline;
   double outline_width = 1;
+  double text_height = TEXT_HEIGHT;
 
   to_widget_rect (self, &node->box, &box);
   gsk_rounded_rect_init_from_rect (&rounded, &box, radius);
@@ -831,6 +851,15 @@ draw_node (CgClassGraph  *self,
                                          &(GdkRGBA) { 0, 0, 0, palette->dark ? 0.36 : 0.08 },
                                          0, 1 * zoom, 0, 4 * zoom);
       append_rounded_color (snapshot, &box, radius, &palette->card);
+      /* Selected, the card is tinted with the accent as selected rows
+       * are, so that it does not look like the focused one, whose ring
+       * is its outline's colour too. */
+      if (selected)
+        {
+          GdkRGBA tint = with_alpha (&palette->accent_bg, palette->dark ? 0.22 : 0.12);
+
+          append_rounded_color (snapshot, &box, radius, &tint);
+        }
       if (index == (guint) self->hover)
         {
           GdkRGBA hover = with_alpha (&palette->fg, 0.04);
@@ -845,11 +874,23 @@ draw_node (CgClassGraph  *self,
       append_rounded_color (snapshot, &box, radius, &faint);
     }
 
+  if (with_text)
+    {
+      NodeText *text = get_text (self, index);
+      int title_height, count_height;
+
+      /* The name and count take the height their font needs: with large
+       * text (the desktop's text scale) they take it from the thumbnail
+       * instead of spilling out of the card. */
+      pango_layout_get_pixel_size (text->title, NULL, &title_height);
+      pango_layout_get_pixel_size (text->count, NULL, &count_height);
+      text_height = MAX (TEXT_HEIGHT, 8 + title_height + 2 + count_height + 8);
+    }
   graphene_rect_init (&thumb,
                       box.origin.x + CARD_PADDING * zoom,
                       box.origin.y + CARD_PADDING * zoom,
                       box.size.width - 2 * CARD_PADDING * zoom,
-                      box.size.height - (CARD_PADDING + TEXT_HEIGHT) * zoom);
+                      box.size.height - (CARD_PADDING + text_height) * zoom);
   texture = g_hash_table_lookup (self->thumbnails, node->name);
   if (thumb.size.height > 1)
     {
@@ -906,7 +947,7 @@ draw_node (CgClassGraph  *self,
   if (selected)
     {
       outline = palette->accent_bg;
-      outline_width = MAX (2, 3 * zoom);
+      outline_width = MAX (1.5, 2 * zoom);
     }
   else if (node->state == CG_CLASS_GRAPH_NODE_ADDED)
     {
@@ -1013,6 +1054,10 @@ draw_legend (CgClassGraph  *self,
     [CG_CLASS_LINK_FORM] = describe_link_type (CG_CLASS_LINK_FORM),
   };
   gboolean present[G_N_ELEMENTS (labels)] = { FALSE, };
+  /* While comparing versions: what the colours of the comparison mean. */
+  const CgClassGraphNodeState states[] = { CG_CLASS_GRAPH_NODE_ADDED, CG_CLASS_GRAPH_NODE_CHANGED,
+                                           CG_CLASS_GRAPH_NODE_REMOVED };
+  gboolean state_present[G_N_ELEMENTS (states)] = { FALSE, };
   g_autoptr(PangoLayout) sample = NULL;
   guint rows = 0;
   double row_height, label_width = 0;
@@ -1031,6 +1076,19 @@ draw_legend (CgClassGraph  *self,
           rows++;
         }
     }
+  for (guint i = 0; i < cg_class_graph_layout_get_n_nodes (self->layout) + cg_class_graph_layout_get_n_edges (self->layout); i++)
+    {
+      guint n_nodes = cg_class_graph_layout_get_n_nodes (self->layout);
+      CgClassGraphNodeState state = i < n_nodes ? get_node (self, i)->state
+                                                : cg_class_graph_layout_get_edge (self->layout, i - n_nodes)->state;
+
+      for (guint k = 0; k < G_N_ELEMENTS (states); k++)
+        if (state == states[k] && !state_present[k])
+          {
+            state_present[k] = TRUE;
+            rows++;
+          }
+    }
   if (rows == 0)
     return;
 
@@ -1047,6 +1105,15 @@ draw_legend (CgClassGraph  *self,
         int w;
 
         pango_layout_set_text (sample, labels[t], -1);
+        pango_layout_get_pixel_size (sample, &w, NULL);
+        label_width = MAX (label_width, w);
+      }
+  for (guint t = 0; t < G_N_ELEMENTS (states); t++)
+    if (state_present[t])
+      {
+        int w;
+
+        pango_layout_set_text (sample, describe_state (states[t]), -1);
         pango_layout_get_pixel_size (sample, &w, NULL);
         label_width = MAX (label_width, w);
       }
@@ -1073,6 +1140,22 @@ draw_legend (CgClassGraph  *self,
           cairo_stroke (cr);
           y += row_height;
         }
+    /* A comparison colours the outlines of classes and the links: a small
+     * card in that colour, dashed and faint for what was removed. */
+    for (guint t = 0; t < G_N_ELEMENTS (states); t++)
+      if (state_present[t])
+        {
+          GdkRGBA color = states[t] == CG_CLASS_GRAPH_NODE_ADDED ? palette->success
+                          : states[t] == CG_CLASS_GRAPH_NODE_CHANGED ? palette->warning
+                          : with_alpha (&palette->fg, 0.35);
+
+          set_dash (cr, states[t] == CG_CLASS_GRAPH_NODE_REMOVED ? CG_CLASS_LINK_MENU : CG_CLASS_LINK_LIST, 0.6);
+          gdk_cairo_set_source_rgba (cr, &color);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, rect.origin.x + 12 + 6, y - row_height / 2 + 3, 20, row_height - 6);
+          cairo_stroke (cr);
+          y += row_height;
+        }
   }
   cairo_destroy (cr);
   {
@@ -1082,6 +1165,13 @@ draw_legend (CgClassGraph  *self,
       if (present[t])
         {
           pango_layout_set_text (sample, labels[t], -1);
+          append_text (snapshot, sample, rect.origin.x + 12 + 32 + 8, y, 1.0, &palette->fg);
+          y += row_height;
+        }
+    for (guint t = 0; t < G_N_ELEMENTS (states); t++)
+      if (state_present[t])
+        {
+          pango_layout_set_text (sample, describe_state (states[t]), -1);
           append_text (snapshot, sample, rect.origin.x + 12 + 32 + 8, y, 1.0, &palette->fg);
           y += row_height;
         }
@@ -1408,10 +1498,15 @@ append_links (GString      *out,
   for (guint i = 0; i < cg_class_graph_layout_get_n_edges (self->layout); i++)
     {
       const CgClassGraphEdge *edge = cg_class_graph_layout_get_edge (self->layout, i);
-      const char *type = describe_link_type (edge->type);
+      const char *state = describe_link_state (edge->state);
+      g_autofree char *type = NULL;
 
-      if ((outgoing ? edge->source : edge->target) != index || edge->state == CG_CLASS_GRAPH_NODE_REMOVED)
+      if ((outgoing ? edge->source : edge->target) != index)
         continue;
+      /* A comparison's new and removed links are named as such: their
+       * colour alone says nothing to a screen reader. */
+      type = state != NULL ? g_strjoin (_(", "), describe_link_type (edge->type), state, NULL)
+                           : g_strdup (describe_link_type (edge->type));
       if (edge->source == edge->target)
         {
           if (outgoing)

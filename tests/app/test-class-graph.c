@@ -911,6 +911,16 @@ test_diff (void)
   g_assert_cmpint (edge->state, ==, CG_CLASS_GRAPH_NODE_REMOVED);
   g_assert_cmpuint (cg_class_graph_layout_get_n_edges (layout), ==, cg_site_model_get_links (model)->len + 2);
 
+  /* New and removed links are named so, not only coloured. */
+  g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD));
+  for (guint i = 0; i < 8 && g_strcmp0 (cg_class_graph_get_focus_class (self), "book") != 0; i++)
+    g_assert_true (gtk_widget_child_focus (graph, GTK_DIR_TAB_FORWARD));
+  g_assert_cmpstr (cg_class_graph_get_focus_class (self), ==, "book");
+  gtk_test_accessible_assert_property (graph, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Book: 120 pages. Links to Author (Singleton, new), Category (Singleton, new). "
+                                       "Linked from Home (List, new), Category (List), Author (List, new), "
+                                       "Search Results (List, new), News (Singleton, removed).");
+
   /* A ghost is not a class one can open. */
   g_assert_true (cg_class_graph_get_node_bounds (self, "news", &box));
   graphene_rect_get_center (&box, &centre);

@@ -71,8 +71,11 @@ with demo_site() as url:
             result = run("crawl", "--resume", "--project", project, *options)
             check("crawl --resume %s is refused" % " ".join(options),
                   refused(result, "%s cannot be given with it" % name))
-        result = run("harvest", "--resume", "--project", project, "--delay", "0")
-        check("harvest --resume --delay 0 is refused", refused(result, "--delay cannot be given with it"))
+        # So does a harvest's, whose strategy and identity are its own.
+        for options, name in ((["--strategy", "patterns"], "--strategy"), (["--no-conditional"], "--no-conditional")):
+            result = run("harvest", "--resume", "--project", project, *options)
+            check("harvest --resume %s is refused" % " ".join(options),
+                  refused(result, "%s cannot be given with it" % name))
         check("no refused resume was recorded", crawls_of(project) == before)
 
         resumed = run("crawl", "--resume", "--project", project, "--quiet")
