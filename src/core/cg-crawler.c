@@ -921,7 +921,16 @@ write_done (CrawlRun *run,
 
   if (job->item == NULL)
     {
-      /* A robots.txt hop: its answer is kept with the host. */
+      GBytes *hop_payload = cg_fetch_result_get_payload (job->result);
+      g_autofree char *attempts = g_strdup_printf ("%ut", cg_fetch_result_get_n_attempts (job->result));
+
+      /* A robots.txt hop: logged once archived, with its digest, as a
+       * page is; its answer is kept with the host. */
+      log_line (run, (int) cg_fetch_result_get_status (job->result),
+                hop_payload != NULL ? (gint64) g_bytes_get_size (hop_payload) : 0,
+                cg_fetch_result_get_url (job->result), "P", NULL, cg_fetch_result_get_content_type (job->result),
+                cg_fetch_result_get_start_time (job->result), cg_fetch_result_get_duration (job->result),
+                job->response_info->payload_digest, attempts);
       if (job->robots_host_id > 0 && !store_robots (run, job->robots_host_id, job->result, &error))
         fail_run (run, g_steal_pointer (&error));
       changed (run);
@@ -1714,7 +1723,6 @@ robots_done_cb (GObject      *source,
   for (guint i = 0; i < hops->len; i++)
     {
       CgFetchResult *hop = g_ptr_array_index (hops, i);
-      GBytes *payload = cg_fetch_result_get_payload (hop);
 
       if (!cg_fetch_result_has_response (hop))
         {
@@ -1727,13 +1735,11 @@ robots_done_cb (GObject      *source,
         WriteJob *job = g_new0 (WriteJob, 1);
 
         job->result = cg_fetch_result_ref (hop);
-        /* The answer is stored with the host once the last hop is archived. */
+        /* The answer is stored with the host, and the hop logged, once it
+         * is archived (write_done()). */
         job->robots_host_id = i == hops->len - 1 ? data->host_id : 0;
         queue_write (run, job);
       }
-      log_line (run, (int) cg_fetch_result_get_status (hop), (gint64) g_bytes_get_size (payload),
-                cg_fetch_result_get_url (hop), "P", NULL, cg_fetch_result_get_content_type (hop),
-                cg_fetch_result_get_start_time (hop), cg_fetch_result_get_duration (hop), NULL, NULL);
     }
 
   body = cg_fetch_result_get_decoded_payload (last);

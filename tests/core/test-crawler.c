@@ -1195,6 +1195,9 @@ test_polite_crawl (Fixture       *f,
     g_assert_nonnull (fields);
     g_assert_cmpstr (fields[1], ==, "200");
     g_assert_cmpstr (fields[4], ==, "P");
+    /* Logged once archived: with its digest, and its attempts. */
+    g_assert_true (g_str_has_prefix (fields[9], "sha1:"));
+    g_assert_cmpstr (fields[11], ==, "1t");
   }
   g_hash_table_iter_init (&iter, archive);
   while (g_hash_table_iter_next (&iter, (gpointer *) &path, (gpointer *) &archived))
