@@ -267,6 +267,10 @@ struct _CrawlRun
   gboolean         inbox_woken;
 
   GHashTable      *warc_file_ids;    /* file name → gint64 id (boxed) */
+  /* Responses queued for writing whose fetch rows are not in the store
+   * yet: payload digest → QueuedPayload. A duplicate of one is written
+   * as a revisit too, though the two were fetched at once. */
+  GHashTable      *queued_payloads;
   char            *current_warc;
   GHashTable      *robots_waiting;   /* host key → GPtrArray of CgFrontierItem */
   /* host key → why its robots.txt could not be fetched (no answer): a
@@ -943,6 +947,9 @@ write_done (CrawlRun *run,
       fail_run (run, g_steal_pointer (&error));
       return;
     }
+  /* Found in the store from now on. */
+  if (job->payload_digest != NULL && job->revisit_uri == NULL)
+    g_hash_table_remove (run->queued_payloads, job->payload_digest);
 
   payload = cg_fetch_result_get_payload (job->result);
   {
@@ -966,10 +973,41 @@ write_done (CrawlRun *run,
   changed (run);
 }
 
+typedef struct {
+  char *url;
+  char *warc_date;
+  char *mime;
+} QueuedPayload;
+
+static void
+queued_payload_free (QueuedPayload *queued)
+{
+  g_free (queued->url);
+  g_free (queued->warc_date);
+  g_free (queued->mime);
+  g_free (queued);
+}
+
 static void
 queue_write (CrawlRun *run,
              WriteJob *job)
 {
+  /* A page's full response: the pages queued after it with the same
+   * payload refer to it. They are written after it in the same order, and
+   * committed after it (write_done() goes in file order), so that a
+   * revisit never outlives the record it refers to. */
+  if (job->item != NULL && job->payload_digest != NULL && job->revisit_uri == NULL &&
+      !g_hash_table_contains (run->queued_payloads, job->payload_digest))
+    {
+      QueuedPayload *queued = g_new0 (QueuedPayload, 1);
+      g_autoptr(GDateTime) date = g_date_time_new_from_unix_utc (cg_fetch_result_get_start_time (job->result) /
+                                                                 G_USEC_PER_SEC);
+
+      queued->url = g_strdup (cg_fetch_result_get_url (job->result));
+      queued->warc_date = cg_warc_format_date (date);
+      queued->mime = g_strdup (cg_fetch_result_get_content_type (job->result));
+      g_hash_table_insert (run->queued_payloads, g_strdup (job->payload_digest), queued);
+    }
   job->run = run;
   run->pending_writes++;
   g_async_queue_push (run->write_queue, job);
@@ -1271,6 +1309,20 @@ find_duplicate (CrawlRun    *run,
       job->revisit_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
       if (out_mime != NULL)
         *out_mime = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
+    }
+  else
+    {
+      /* Queued, not yet written: its record id is not known, and
+       * WARC-Refers-To, which may be left out, is. */
+      QueuedPayload *queued = g_hash_table_lookup (run->queued_payloads, job->payload_digest);
+
+      if (queued != NULL)
+        {
+          job->revisit_uri = g_strdup (queued->url);
+          job->revisit_date = g_strdup (queued->warc_date);
+          if (out_mime != NULL)
+            *out_mime = g_strdup (queued->mime);
+        }
     }
   sqlite3_reset (stmt);
   return job->revisit_uri != NULL && job->revisit_date != NULL;
@@ -2670,6 +2722,7 @@ crawl_run_free (CrawlRun *run)
   g_clear_object (&run->frontier);
   g_clear_object (&run->store);
   g_clear_pointer (&run->warc_file_ids, g_hash_table_unref);
+  g_clear_pointer (&run->queued_payloads, g_hash_table_unref);
   g_clear_pointer (&run->robots_waiting, g_hash_table_unref);
   g_clear_pointer (&run->robots_unreachable, g_hash_table_unref);
   g_clear_pointer (&run->first_failure, g_free);
@@ -3128,6 +3181,8 @@ cg_crawler_start (CgCrawler *self)
   g_mutex_init (&run->inbox_lock);
   run->edges = g_array_new (FALSE, FALSE, sizeof (Edge));
   run->warc_file_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  run->queued_payloads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                (GDestroyNotify) queued_payload_free);
   run->robots_waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   run->robots_unreachable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   run->requested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

@@ -448,8 +448,8 @@ cg_warc_new_record_id (void)
   return g_strconcat ("<urn:uuid:", uuid, ">", NULL);
 }
 
-static char *
-format_warc_date (GDateTime *date)
+char *
+cg_warc_format_date (GDateTime *date)
 {
   g_autoptr(GDateTime) utc = date != NULL ? g_date_time_to_utc (date) : g_date_time_new_now_utc ();
 
@@ -938,7 +938,7 @@ ensure_file (CgWarcWriter  *self,
   self->file_size = 0;
   self->writeback_from = 0;
 
-  date = format_warc_date (now);
+  date = cg_warc_format_date (now);
   info_block = warcinfo_block (self);
   extra = g_strdup_printf ("WARC-Filename: %s\r\n", self->file_name);
   spec.type = "warcinfo";
@@ -1229,7 +1229,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
   start = self->file_size;
   request_id = cg_warc_new_record_id ();
   response_id = cg_warc_new_record_id ();
-  date = format_warc_date (exchange->date);
+  date = cg_warc_format_date (exchange->date);
 
   request = write_request_spec (self, request_id, exchange->target_uri, date,
                                 exchange->ip_address, response_id,
@@ -1294,7 +1294,7 @@ cg_warc_writer_write_request (CgWarcWriter  *self,
       !ensure_file (self, concurrent_to, error))
     return NULL;
 
-  date_text = format_warc_date (date);
+  date_text = cg_warc_format_date (date);
   info = write_request_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
                              headers, headers_length, body, body_length, error);
   return g_steal_pointer (&info);
@@ -1324,7 +1324,7 @@ cg_warc_writer_write_response (CgWarcWriter      *self,
       !ensure_file (self, concurrent_to, error))
     return NULL;
 
-  date_text = format_warc_date (date);
+  date_text = cg_warc_format_date (date);
   info = write_response_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
                               headers, headers_length, payload, payload_length, NULL, truncated, error);
   return g_steal_pointer (&info);
@@ -1357,7 +1357,7 @@ cg_warc_writer_write_revisit (CgWarcWriter  *self,
       !ensure_file (self, concurrent_to, error))
     return NULL;
 
-  date_text = format_warc_date (date);
+  date_text = cg_warc_format_date (date);
   info = write_revisit_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
                              headers, headers_length, payload_digest, refers_to_target_uri,
                              refers_to_date, refers_to_record_id, NULL, error);
@@ -1425,7 +1425,7 @@ cg_warc_writer_write_metadata (CgWarcWriter       *self,
   if (!ensure_file (self, concurrent_to, error))
     return NULL;
 
-  date_text = format_warc_date (date);
+  date_text = cg_warc_format_date (date);
   spec.type = "metadata";
   spec.target_uri = target_uri;
   spec.date = date_text;
@@ -1464,7 +1464,7 @@ cg_warc_writer_write_resource (CgWarcWriter  *self,
       !ensure_file (self, concurrent_to, error))
     return NULL;
 
-  date_text = format_warc_date (date);
+  date_text = cg_warc_format_date (date);
   spec.type = "resource";
   spec.target_uri = target_uri;
   spec.date = date_text;

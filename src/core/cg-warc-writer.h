@@ -188,6 +188,9 @@ const char       *cg_warc_writer_get_current_file_name (CgWarcWriter     *self);
 
 /* A fresh "<urn:uuid:…>" for callers that link records written later. */
 char             *cg_warc_new_record_id             (void);
+/* @date (NULL: now) as the writer writes WARC-Date ("2026-03-01T12:00:00Z"),
+ * for callers that refer to a record before it is written. */
+char             *cg_warc_format_date               (GDateTime           *date);
 
 /* Request and response of one exchange (or request and revisit), each
  * with WARC-Concurrent-To naming the other, written to the same file,

@@ -52,7 +52,10 @@ typedef enum {
   SITE_PADDED  = 1 << 3,   /* pages of PAGE_PADDING bytes more */
   SITE_HOSTILE = 1 << 4,   /* headers a crawler must survive */
   SMALL_WARCS  = 1 << 5,   /* WARC files full after one record */
+  SITE_COPIES  = 1 << 6,   /* N_COPIES pages of one payload */
 } SiteFlags;
+
+#define N_COPIES 6
 
 typedef struct _Fixture Fixture;
 
@@ -171,6 +174,8 @@ home_html (Fixture *f)
   if (f->flags & SITE_HOSTILE)
     g_string_append (html, "<a href=\"/bad-location/1\">1</a> <a href=\"/bad-location/2\">2</a>"
                            "<a href=\"/bad-location/3\">3</a>\n");
+  for (guint i = 0; (f->flags & SITE_COPIES) && i < N_COPIES; i++)
+    g_string_append_printf (html, "<a href=\"/copy/%u\">copy %u</a>\n", i, i);
   g_string_append (html, "</body></html>\n");
   return g_string_free (html, FALSE);
 }
@@ -217,6 +222,8 @@ expected_paths (Fixture  *f,
     }
   if (f->flags & SITE_STALL)
     g_ptr_array_add (paths, g_strdup ("/trickle"));
+  for (guint i = 0; (f->flags & SITE_COPIES) && i < N_COPIES; i++)
+    g_ptr_array_add (paths, g_strdup_printf ("/copy/%u", i));
   return paths;
 }
 
@@ -327,6 +334,8 @@ server_cb (SoupServer        *server,
     respond_string (msg, "text/plain", g_strdup ("User-agent: *\nDisallow: /private/\n"));
   else if (strcmp (path, "/") == 0)
     respond_string (msg, "text/html; charset=utf-8", home_html (f));
+  else if (g_str_has_prefix (path, "/copy/") && (f->flags & SITE_COPIES))
+    respond_string (msg, "text/html", g_strdup ("<html><body>The same page under every address</body></html>"));
   else if (g_str_has_prefix (path, "/page/") &&
            g_ascii_string_to_unsigned (path + 6, 10, 0, N_PAGES - 1, &n, NULL))
     respond_string (msg, "text/html; charset=utf-8", page_html (f, (guint) n));
@@ -1466,6 +1475,61 @@ test_stop_and_resume (Fixture       *f,
   g_assert_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_FINISHED);
 }
 
+/* Pages of one payload, fetched at once (several requests to the host in
+ * flight): the first written is archived whole, each other as a revisit
+ * that refers to it, though none was in the store when the others were
+ * fetched. */
+static void
+test_copies (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
+  g_autoptr(GHashTable) archive = NULL;
+  g_auto(Run) run = { 0 };
+  CgWarcRecord *original = NULL;
+  guint revisits = 0;
+  gint64 crawl_id;
+
+  config->max_per_host = 4;
+  crawl_id = crawl_site (f, config, &run);
+  archive = read_archive (f->project, crawl_id, NULL);
+  assert_archived_once (f, archive, paths, TRUE);
+  g_assert_cmpuint (assert_fetches_point_at_records (f->project, crawl_id), ==, paths->len);
+
+  for (guint i = 0; i < N_COPIES; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/copy/%u", i);
+      g_autofree char *url = url_for (f, path);
+      Archived *archived = g_hash_table_lookup (archive, url);
+
+      if (cg_warc_record_get_record_type (archived->response) == CG_WARC_RECORD_RESPONSE)
+        {
+          g_assert_null (original);
+          original = archived->response;
+        }
+    }
+  g_assert_nonnull (original);
+  for (guint i = 0; i < N_COPIES; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/copy/%u", i);
+      g_autofree char *url = url_for (f, path);
+      Archived *archived = g_hash_table_lookup (archive, url);
+
+      if (archived->response == original)
+        continue;
+      revisits++;
+      g_assert_cmpint (cg_warc_record_get_record_type (archived->response), ==, CG_WARC_RECORD_REVISIT);
+      g_assert_cmpstr (cg_warc_record_get_header (archived->response, "WARC-Payload-Digest"), ==,
+                       cg_warc_record_get_header (original, "WARC-Payload-Digest"));
+      g_assert_cmpstr (cg_warc_record_get_header (archived->response, "WARC-Refers-To-Target-URI"), ==,
+                       cg_warc_record_get_target_uri (original));
+      g_assert_cmpstr (cg_warc_record_get_header (archived->response, "WARC-Refers-To-Date"), ==,
+                       cg_warc_record_get_date_string (original));
+    }
+  g_assert_cmpuint (revisits, ==, N_COPIES - 1);
+}
+
 static void
 copy_tree (const char *from,
            const char *to)
@@ -1942,6 +2006,7 @@ main (int argc, char **argv)
   ADD ("/crawler/unusable-settings", 0, test_unusable_settings);
   ADD ("/crawler/hostile-locations", SITE_HOSTILE, test_hostile_locations);
   ADD ("/crawler/unreachable-host", 0, test_unreachable_host);
+  ADD ("/crawler/copies", SITE_COPIES, test_copies);
 #undef ADD
 
   return g_test_run ();
