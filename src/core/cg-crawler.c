@@ -35,6 +35,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "cg-cdxj.h"
 #include "cg-crawl-lock.h"
 #include "cg-crawl-log.h"
 #include "cg-crawler.h"
@@ -2191,6 +2192,45 @@ remove_index (const char *warc_path)
     }
 }
 
+/* Moves the WARC file @name of @warc_dir, and its index, into
+ * WARC_DIR/orphaned/, where no crawl writes or reads, under a folder of
+ * the time it was moved: a later file of the same name (its serial is
+ * free again) never replaces it. */
+static gboolean
+move_aside (const char  *warc_dir,
+            const char  *name,
+            GError     **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
+  g_autofree char *aside_dir = g_build_filename (warc_dir, CG_CRAWLER_ORPHANED_DIR, stamp, NULL);
+  g_autofree char *from = g_build_filename (warc_dir, name, NULL);
+  g_autofree char *to = NULL;
+  g_autofree char *index_from = cg_cdxj_path_for_warc (from);
+  g_autofree char *index_to = NULL;
+
+  for (guint n = 1; (to = g_build_filename (aside_dir, name, NULL)) != NULL && g_file_test (to, G_FILE_TEST_EXISTS); n++)
+    {
+      g_free (to);
+      g_free (aside_dir);
+      aside_dir = g_strdup_printf ("%s%c%s%c%s-%u", warc_dir, G_DIR_SEPARATOR, CG_CRAWLER_ORPHANED_DIR,
+                                   G_DIR_SEPARATOR, stamp, n);
+    }
+  index_to = cg_cdxj_path_for_warc (to);
+  if (g_mkdir_with_parents (aside_dir, 0755) != 0 || g_rename (from, to) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC,
+                   _("Cannot move the WARC file “%s”, which the project does not list, into “%s”: %s"),
+                   from, aside_dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (g_file_test (index_from, G_FILE_TEST_EXISTS))
+    g_rename (index_from, index_to);
+  return TRUE;
+}
+
 /* Marks every WARC file of crawl @crawl_id closed. Only this crawl's:
  * another crawl of the project may have been interrupted too, and its
  * files must stay open in the database until it is resumed and cuts them
@@ -2219,13 +2259,14 @@ repair_warc_files (CgStore     *store,
                    const char  *warc_dir,
                    const char  *warc_prefix,
                    gint64       crawl_id,
+                   gboolean     fresh,
                    guint64     *cut,
+                   guint       *moved,
                    GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GDir) dir = NULL;
-  g_autofree char *prefix = g_strconcat (warc_prefix, "-", NULL);
   const char *name;
   int rc;
 
@@ -2261,25 +2302,45 @@ repair_warc_files (CgStore     *store,
     return FALSE;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
-      if (g_str_has_prefix (name, prefix) && strstr (name, ".cdxj.") != NULL)
+      const char *index_temp = strstr (name, ".cdxj.");
+
+      if (index_temp != NULL)
         {
+          g_autofree char *base = g_strndup (name, index_temp - name);
+          g_autofree char *warc_name = g_strconcat (base, ".warc.gz", NULL);
           g_autofree char *path = g_build_filename (warc_dir, name, NULL);
 
           /* The temporary file of an index that was being written when the
            * run was killed (g_file_set_contents() renames it into place
            * when it is complete): the index is written again. */
-          g_remove (path);
+          if (cg_warc_writer_is_own_file (warc_prefix, warc_name))
+            g_remove (path);
         }
-      else if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz") &&
-               !g_hash_table_contains (known, name))
+      else if (cg_warc_writer_is_own_file (warc_prefix, name) && !g_hash_table_contains (known, name))
         {
           g_autofree char *path = g_build_filename (warc_dir, name, NULL);
           GStatBuf st;
 
-          if (g_stat (path, &st) == 0)
-            *cut += (guint64) st.st_size;
-          remove_index (path);
-          g_remove (path);
+          /* A file of this crawl the store does not list is no part of the
+           * crawl. Before its first run, the crawl has written none: the
+           * file is of an earlier crawl of this number that the store no
+           * longer knows (it was restored from a backup, or lost its
+           * journal), and it is kept, moved aside. After, it is the one a
+           * killed run began before it recorded it, whose records were
+           * never committed: their pages are fetched again. */
+          if (fresh)
+            {
+              if (!move_aside (warc_dir, name, error))
+                return FALSE;
+              (*moved)++;
+            }
+          else
+            {
+              if (g_stat (path, &st) == 0)
+                *cut += (guint64) st.st_size;
+              remove_index (path);
+              g_remove (path);
+            }
         }
     }
 
@@ -2287,19 +2348,83 @@ repair_warc_files (CgStore     *store,
          close_warc_files (store, crawl_id, error);
 }
 
+/* A WARC file the crawl recorded but that is gone: the pages archived in
+ * it are marked done and would not be fetched again, so the crawl does
+ * not go on as if its archive were whole. */
+static gboolean
+check_warc_files_present (CrawlRun  *run,
+                          GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT w.name, (SELECT count(*) FROM fetches f WHERE f.warc_file_id = w.id) "
+                           "FROM warc_files w WHERE w.crawl_id = ?1 AND w.committed_size > 0",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      g_autofree char *path = g_build_filename (run->warc_dir, name, NULL);
+      int pages = sqlite3_column_int (stmt, 1);
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC,
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "The WARC file “%s” of crawl %" G_GINT64_FORMAT " is missing, and %d page "
+                                    "archived in it would be lost: put the file back to go on with the crawl",
+                                    "The WARC file “%s” of crawl %" G_GINT64_FORMAT " is missing, and %d pages "
+                                    "archived in it would be lost: put the file back to go on with the crawl",
+                                    pages),
+                       path, run->crawl_id, pages);
+          return FALSE;
+        }
+    }
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (run->store, rc, error);
+  return TRUE;
+}
+
 static gboolean
 reconcile_warc_files (CrawlRun  *run,
                       GError   **error)
 {
+  g_autoptr(sqlite3_stmt) stmt = NULL;
   guint64 cut = 0;
+  guint moved = 0;
+  gboolean fresh;
 
-  if (!repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, &cut, error))
+  stmt = cg_store_prepare (run->store, "SELECT state = 'created' FROM crawls WHERE id = ?1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  fresh = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int (stmt, 0) != 0;
+  if (!check_warc_files_present (run, error) ||
+      !repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, fresh, &cut, &moved, error))
     return FALSE;
   if (cut > 0)
     {
       g_autofree char *message = g_strdup_printf (_("Cut %" PRIu64 " bytes of unfinished WARC records "
                                                     "left by an interrupted run; their pages are fetched again"),
                                                   cut);
+      report_event (run, CG_CRAWL_EVENT_REPAIRED, NULL, message);
+    }
+  if (moved > 0)
+    {
+      g_autofree char *aside = g_build_filename (run->warc_dir, CG_CRAWLER_ORPHANED_DIR, NULL);
+      g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "Moved %u WARC file of this crawl that the project "
+                                                               "does not list into “%s”: its records are not part "
+                                                               "of the crawl",
+                                                               "Moved %u WARC files of this crawl that the project "
+                                                               "does not list into “%s”: their records are not part "
+                                                               "of the crawl",
+                                                               moved),
+                                                  moved, aside);
       report_event (run, CG_CRAWL_EVENT_REPAIRED, NULL, message);
     }
   return TRUE;
@@ -2965,6 +3090,7 @@ cg_crawler_close_interrupted (CgProject  *project,
   g_autofree char *warc_prefix = NULL;
   CgStore *store = cg_project_get_store (project);
   guint64 cut = 0;
+  guint moved = 0;
   int rc;
 
   g_return_val_if_fail (CG_IS_PROJECT (project), FALSE);
@@ -2988,10 +3114,11 @@ cg_crawler_close_interrupted (CgProject  *project,
     return FALSE;
   warc_dir = cg_project_get_warc_dir (project);
   warc_prefix = g_strdup_printf ("%s-%" G_GINT64_FORMAT, config->warc_prefix, crawl_id);
-  if (!repair_warc_files (store, warc_dir, warc_prefix, crawl_id, &cut, error))
+  if (!repair_warc_files (store, warc_dir, warc_prefix, crawl_id, FALSE, &cut, &moved, error))
     return FALSE;
-  if (cut > 0)
-    g_debug ("Crawl %" G_GINT64_FORMAT ": cut %" G_GUINT64_FORMAT " bytes of unfinished WARC records", crawl_id, cut);
+  if (cut > 0 || moved > 0)
+    g_debug ("Crawl %" G_GINT64_FORMAT ": cut %" G_GUINT64_FORMAT " bytes of unfinished WARC records, "
+             "moved %u unlisted files aside", crawl_id, cut, moved);
   return set_crawl_state (store, crawl_id, "stopped", TRUE, error);
 }
 

@@ -56,6 +56,11 @@ typedef enum {
 /* How often the crawl commits what it did and reports progress. */
 #define CG_CRAWLER_TICK_MS 200
 
+/* Under the project's warc/ folder: WARC files of a crawl that its store
+ * does not list, moved there when the crawl runs again instead of being
+ * deleted (see the crawler's repair of its files). */
+#define CG_CRAWLER_ORPHANED_DIR "orphaned"
+
 /* A crawl that fetches only what a driver asks for, with the requisites
  * of those pages, such as the learning crawl of a site model. All the
  * functions run in the crawl's own thread.

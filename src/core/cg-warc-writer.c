@@ -843,6 +843,15 @@ serial_of_name (const char *prefix,
   return serial;
 }
 
+gboolean
+cg_warc_writer_is_own_file (const char *prefix,
+                            const char *name)
+{
+  g_return_val_if_fail (prefix != NULL && name != NULL, FALSE);
+
+  return g_str_has_suffix (name, ".warc.gz") && serial_of_name (prefix, name) >= 0;
+}
+
 static gboolean
 find_next_serial (CgWarcWriter  *self,
                   GError       **error)

@@ -283,6 +283,12 @@ gboolean          cg_warc_writer_repair_file        (const char          *path,
                                                      guint64             *out_truncated_bytes,
                                                      GError             **error);
 
+/* Whether @name is a file a writer with @prefix writes
+ * ("PREFIX-YYYYMMDDhhmmss-NNNNN.warc.gz"), and not one of a longer prefix
+ * that starts with it ("PREFIX-2-…"). */
+gboolean          cg_warc_writer_is_own_file        (const char          *prefix,
+                                                     const char          *name);
+
 /* What a resumed crawl calls before writing again: every
  * PREFIX-*.warc.gz in directory that has no index (it was not closed) is
  * repaired and indexed. out_truncated_bytes (may be NULL) is the total

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "cg-crawl-log.h"
+#include "cg-cdxj.h"
 #include "cg-crawler.h"
 #include "cg-fetcher.h"
 #include "cg-frontier.h"
@@ -1530,6 +1531,137 @@ test_copies (Fixture       *f,
   g_assert_cmpuint (revisits, ==, N_COPIES - 1);
 }
 
+/* The names of the crawl's WARC files in warc/, sorted. */
+static GPtrArray *
+warc_files_of (CgProject *project,
+               gint64     crawl_id)
+{
+  g_autofree char *warc_dir = cg_project_get_warc_dir (project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
+  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  return names;
+}
+
+/* A store restored from a backup no longer knows a crawl whose files are
+ * in warc/: the next crawl, which takes its number, moves them aside
+ * instead of deleting them as its own unfinished work, and ends whole. A
+ * crawl whose file is gone is not resumed: its pages would be lost. */
+static void
+test_unlisted_and_missing_files (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
+  g_autoptr(CgCrawler) crawler = NULL;
+  g_autoptr(CgCrawler) resumed = NULL;
+  g_autoptr(GHashTable) archive = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warc_dir = cg_project_get_warc_dir (f->project);
+  g_autofree char *earlier = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *aside = NULL;
+  g_auto(Run) run = { 0 };
+  gint64 crawl_id;
+
+  crawl_id = crawl_site (f, config, &run);
+  files = warc_files_of (f->project, crawl_id);
+  g_assert_cmpuint (files->len, ==, 1);
+  earlier = g_strdup (g_ptr_array_index (files, 0));
+  /* The store as it was before that crawl. */
+  g_assert_true (cg_store_exec (cg_project_get_store (f->project),
+                                "PRAGMA foreign_keys = OFF;"
+                                "DELETE FROM links; DELETE FROM fetches; DELETE FROM warc_files;"
+                                "DELETE FROM urls; DELETE FROM hosts; DELETE FROM crawls;"
+                                "PRAGMA foreign_keys = ON;",
+                                &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (crawl_site (f, config, &run), ==, crawl_id);
+  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_REPAIRED], ==, 1);
+  {
+    g_autofree char *orphaned = g_build_filename (warc_dir, "orphaned", NULL);
+    g_autoptr(GDir) dir = g_dir_open (orphaned, 0, NULL);
+    const char *stamp;
+
+    g_assert_nonnull (dir);
+    stamp = g_dir_read_name (dir);
+    g_assert_nonnull (stamp);
+    aside = g_build_filename (orphaned, stamp, earlier, NULL);
+  }
+  g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
+  {
+    g_autofree char *aside_index = cg_cdxj_path_for_warc (aside);
+
+    g_assert_true (g_file_test (aside_index, G_FILE_TEST_IS_REGULAR));
+  }
+  archive = read_archive (f->project, crawl_id, NULL);
+  assert_archived_once (f, archive, paths, TRUE);
+
+  /* A file of a stopped crawl gone: resuming refuses, naming it. */
+  f->stop_after = f->requests->len + 12;
+  g_clear_object (&crawler);
+  crawler = new_crawler (f, NULL, config);
+  crawl_id = cg_crawler_get_crawl_id (crawler);
+  run_crawler (f, crawler, &run);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_STOPPED);
+  f->stop_after = 0;
+  g_clear_object (&crawler);
+  g_ptr_array_unref (files);
+  files = warc_files_of (f->project, crawl_id);
+  g_assert_cmpuint (files->len, ==, 1);
+  g_free (first);
+  first = g_build_filename (warc_dir, g_ptr_array_index (files, 0), NULL);
+  g_assert_cmpint (g_remove (first), ==, 0);
+  resumed = cg_crawler_new_for_crawl (f->project, crawl_id, &error);
+  g_assert_no_error (error);
+  run_crawler (f, resumed, &run);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_FAILED);
+  g_assert_error (run.error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC);
+  g_assert_nonnull (strstr (run.error->message, first));
+  g_assert_nonnull (strstr (run.error->message, "is missing"));
+}
+
+/* Another crawl's files are no business of a crawl, though their names
+ * start with its own prefix ("shop-2-…" for crawl 2 of "shop"). */
+static void
+test_overlapping_prefixes (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) first_config = site_config (f);
+  g_autoptr(CgCrawlConfig) second_config = site_config (f);
+  g_autofree char *warc_dir = cg_project_get_warc_dir (f->project);
+  g_autoptr(GDir) dir = NULL;
+  g_auto(Run) run = { 0 };
+  const char *name;
+  guint first_files = 0;
+  gint64 first_id, second_id;
+
+  g_free (first_config->warc_prefix);
+  first_config->warc_prefix = g_strdup ("shop-2");
+  first_id = crawl_site (f, first_config, &run);
+  g_assert_cmpint (first_id, ==, 1);
+  g_free (second_config->warc_prefix);
+  second_config->warc_prefix = g_strdup ("shop");
+  second_id = crawl_site (f, second_config, &run);
+  g_assert_cmpint (second_id, ==, 2);
+  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_REPAIRED], ==, 0);
+
+  dir = g_dir_open (warc_dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    first_files += g_str_has_prefix (name, "shop-2-1-") && g_str_has_suffix (name, ".warc.gz");
+  g_assert_cmpuint (first_files, ==, 1);
+  g_assert_cmpuint (assert_fetches_point_at_records (f->project, first_id), >, 0);
+}
+
 static void
 copy_tree (const char *from,
            const char *to)
@@ -2007,6 +2139,8 @@ main (int argc, char **argv)
   ADD ("/crawler/hostile-locations", SITE_HOSTILE, test_hostile_locations);
   ADD ("/crawler/unreachable-host", 0, test_unreachable_host);
   ADD ("/crawler/copies", SITE_COPIES, test_copies);
+  ADD ("/crawler/unlisted-and-missing-files", 0, test_unlisted_and_missing_files);
+  ADD ("/crawler/overlapping-prefixes", 0, test_overlapping_prefixes);
 #undef ADD
 
   return g_test_run ();
