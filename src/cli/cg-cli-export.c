@@ -31,6 +31,11 @@ abandon_output (GOutputStream *out,
     g_file_delete (file, NULL, NULL);
 }
 
+/* Exports replace their file whole (G_FILE_CREATE_REPLACE_DESTINATION):
+ * written beside it and renamed over it, never through a symbolic or
+ * hard link to another file, which GIO would otherwise write in place and
+ * so empty (the project's database, for one). */
+
 /* Refuses to write over the project's own files (its database, WARC
  * files…), which an export given the wrong path would destroy. */
 static gboolean
@@ -79,7 +84,7 @@ export_records_per_class (CgProject          *project,
       path = g_build_filename (folder, name, NULL);
       file = g_file_new_for_path (path);
       existed = g_file_query_exists (file, NULL);
-      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error));
       if (out == NULL)
         g_prefix_error (&error, _("Cannot write “%s”: "), path);
       if (out == NULL || !cg_export_records_full (project, model, classes[i], region, format, out, &error))
@@ -292,7 +297,7 @@ cg_cli_export (int    argc,
       if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_SPECIAL)
         out = G_OUTPUT_STREAM (g_file_append_to (file, G_FILE_CREATE_NONE, NULL, &error));
       else
-        out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error));
+        out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error));
       if (out == NULL)
         {
           /* GIO's messages ("Target file is not a regular file") do not

@@ -87,6 +87,27 @@ with demo_site() as url:
                   refused.returncode == 2 and "is the project’s own" in refused.stderr)
         with open(database, "rb") as db:
             check("and the database is as it was", db.read() == before)
+        # Nor through a link made elsewhere: the export replaces the link,
+        # and the file it led to is as it was.
+        symbolic = os.path.join(tmp, "link.db")
+        hard = os.path.join(tmp, "hard.db")
+        os.symlink(database, symbolic)
+        os.link(database, hard)
+        for link in (symbolic, hard):
+            through = run("export", "--project", project, "--what", "pages", "--format", "jsonl", "--output", link)
+            with open(database, "rb") as db:
+                check("an export to %s, a link to the database, leaves it as it was (%s)"
+                      % (os.path.basename(link), through.stderr.strip()),
+                      through.returncode == 0 and db.read() == before)
+        kept = os.path.join(tmp, "kept.csv")
+        with open(kept, "w") as f:
+            f.write("earlier export\n")
+        os.symlink(kept, os.path.join(tmp, "kept-link.csv"))
+        failed = run("export", "--project", project, "--what", "records", "--format", "csv", "--region", "99",
+                     "--output", os.path.join(tmp, "kept-link.csv"))
+        with open(kept) as f:
+            check("a failed export through a link leaves the linked file as it was",
+                  failed.returncode != 0 and f.read() == "earlier export\n")
         check("the project still opens", run("info", "--project", project).returncode == 0)
         beside = run("export", "--project", project, "--what", "pages", "--format", "csv", "--output",
                      os.path.join(project, "pages.csv"))
