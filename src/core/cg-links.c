@@ -154,6 +154,40 @@ charset_from_content_type (const char *content_type)
   return g_strdup (charset);
 }
 
+/* How far the HTML standard's prescan looks for a declaration. */
+#define PRESCAN_BYTES 1024
+
+/* The encoding to read a page in when neither a byte order mark nor its
+ * Content-Type says: libxml2 reads a page's own declaration, but takes
+ * "iso-8859-1" (and a page that declares nothing) for ISO-8859-1, where
+ * browsers read windows-1252, whose "€", dashes and curly quotes are
+ * control characters in ISO-8859-1. NULL leaves it to libxml2. */
+static char *
+sniffed_encoding (const char *data,
+                  gsize       length)
+{
+  static GRegex *declaration = NULL;
+  g_autoptr(GMatchInfo) match = NULL;
+  gsize scanned = MIN (length, PRESCAN_BYTES);
+
+  if (g_once_init_enter (&declaration))
+    g_once_init_leave (&declaration,
+                       g_regex_new ("<(?:meta\\b[^>]*?\\bcharset|\\?xml\\b[^>]*?\\bencoding)\\s*=\\s*[\"']?\\s*([A-Za-z0-9_.:-]+)",
+                                    G_REGEX_CASELESS | G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, NULL));
+  if (g_regex_match_full (declaration, data, (gssize) scanned, 0, 0, &match, NULL))
+    {
+      g_autofree char *label = g_match_info_fetch (match, 1);
+
+      for (guint i = 0; i < G_N_ELEMENTS (windows_1252_labels); i++)
+        if (g_ascii_strcasecmp (label, windows_1252_labels[i]) == 0)
+          return g_strdup ("windows-1252");
+      return NULL;
+    }
+  /* No declaration: UTF-8 when the bytes are, else what browsers of
+   * Western locales fall back to. */
+  return g_utf8_validate_len (data, length, NULL) ? NULL : g_strdup ("windows-1252");
+}
+
 static void
 silent_error_cb (void       *context,
                  const char *format,
@@ -209,7 +243,11 @@ html_parse (const char   *data,
   /* A byte order mark settles the encoding (the HTML standard's sniffing
    * order), and libxml2 reads it when no encoding is forced. */
   if (!has_utf8_bom (data, length) && !has_utf16_bom (data, length))
-    encoding = charset_from_content_type (content_type);
+    {
+      encoding = charset_from_content_type (content_type);
+      if (encoding == NULL)
+        encoding = sniffed_encoding (data, length);
+    }
 
   /* libxml2 prints decoder failures through its generic error handler
    * (per thread) even with HTML_PARSE_NOERROR; decode_invalid_bytes()
@@ -1717,7 +1755,11 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
   utf8_bom = has_utf8_bom (data, length);
   utf16_bom = has_utf16_bom (data, length);
   if (!utf8_bom && !utf16_bom)
-    encoding = charset_from_content_type (content_type);
+    {
+      encoding = charset_from_content_type (content_type);
+      if (encoding == NULL)
+        encoding = sniffed_encoding (data, length);
+    }
 
   /* Most pages are read without libxml2's parser (see
    * cg-link-scanner.c), past a UTF-8 byte order mark, which libxml2

@@ -12,6 +12,8 @@
 #include "cg-links.h"
 #include "cg-url.h"
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
+
 #define PAGE_URL "http://www.example.org/dir/index.html"
 
 typedef struct {
@@ -257,6 +259,32 @@ test_encodings (void)
   g_assert_cmpuint (wide->len, ==, 1);
   g_assert_cmpstr (((CgLink *) wide->pdata[0])->url, ==, D "u.html");
   g_assert_cmpstr (first_text (wide), ==, "U");
+
+  /* "iso-8859-1" declared in the page, or nothing declared, is read as
+   * browsers read it, windows-1252: the euro sign, curly quotes and dashes
+   * are not control characters. */
+  {
+    const char *pages[] = {
+      "<meta charset=\"iso-8859-1\"><a href=\"a.html\">\x80 5 \x93new\x94 \x96 \x85</a>",
+      "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\">"
+      "<a href=\"a.html\">\x80 5 \x93new\x94 \x96 \x85</a>",
+      "<html><body><a href=\"a.html\">\x80 5 \x93new\x94 \x96 \x85</a></body></html>",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+      {
+        g_autoptr(GPtrArray) links = cg_links_extract_html (pages[i], strlen (pages[i]), PAGE_URL, "text/html", &error);
+        g_autoptr(xmlDoc) doc = NULL;
+        g_autofree char *text = NULL;
+
+        g_assert_no_error (error);
+        g_assert_cmpstr (first_text (links), ==, "\xE2\x82\xAC 5 \xE2\x80\x9Cnew\xE2\x80\x9D \xE2\x80\x93 \xE2\x80\xA6");
+        doc = cg_html_parse (pages[i], strlen (pages[i]), PAGE_URL, "text/html", &error);
+        g_assert_no_error (error);
+        text = (char *) xmlNodeGetContent (xmlDocGetRootElement (doc));
+        g_assert_nonnull (strstr (text, "\xE2\x82\xAC 5 \xE2\x80\x9Cnew\xE2\x80\x9D"));
+      }
+  }
 }
 
 static void
