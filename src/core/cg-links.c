@@ -154,6 +154,27 @@ charset_from_content_type (const char *content_type)
   return g_strdup (charset);
 }
 
+/* libxml2 drops whatever lies deeper than 256 elements (xmlParserMaxDepth),
+ * which old pages of unclosed <font> and <p> reach, and the rest of the
+ * page with it. Browsers keep such content (Blink flattens it past 512).
+ * The limit is raised for the whole process, once, rather than lifted
+ * with XML_PARSE_HUGE: the analyses walk trees recursively, and a bound
+ * keeps a hostile page from exhausting a thread's stack. */
+#define MAX_ELEMENT_DEPTH 4096
+
+static void
+raise_depth_limit (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      if (xmlParserMaxDepth < MAX_ELEMENT_DEPTH)
+        xmlParserMaxDepth = MAX_ELEMENT_DEPTH;
+      g_once_init_leave (&done, 1);
+    }
+}
+
 /* How far the HTML standard's prescan looks for a declaration. */
 #define PRESCAN_BYTES 1024
 
@@ -239,6 +260,7 @@ html_parse (const char   *data,
     return NULL;
   if (length == 0)
     return htmlNewDocNoDtD (NULL, NULL);
+  raise_depth_limit ();
 
   /* A byte order mark settles the encoding (the HTML standard's sniffing
    * order), and libxml2 reads it when no encoding is forced. */
@@ -1750,6 +1772,7 @@ cg_link_extractor_extract_html (CgLinkExtractor  *self,
   if (!check_input (data, length, document_url, TRUE, error))
     return NULL;
   g_array_set_clear_func (records, (GDestroyNotify) record_clear);
+  raise_depth_limit ();
 
   /* As in html_parse(): a byte order mark settles the encoding. */
   utf8_bom = has_utf8_bom (data, length);

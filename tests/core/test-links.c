@@ -221,6 +221,32 @@ first_text (GPtrArray *links)
 
 /* ISO-8859-1 with a meta charset; the header's charset when there is one;
  * a byte order mark before both. */
+/* Old pages of unclosed <font> and <p> nest deeper than libxml2's 256
+ * elements: what lies past that is still read, by the link extractor
+ * (its SAX reader and the tree agree) and by cg_html_parse(). */
+static void
+test_deep_nesting (void)
+{
+  g_autoptr(GString) page = g_string_new ("<html><body>");
+  g_autoptr(GPtrArray) links = NULL;
+  g_autoptr(xmlDoc) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append (page, "<p><font size=\"2\">");
+  g_string_append (page, "Deep text <a href=\"deep.html\">deep link</a>");
+  links = cg_links_extract_html (page->str, page->len, PAGE_URL, "text/html; charset=utf-8", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (links->len, ==, 1);
+  g_assert_cmpstr (((CgLink *) links->pdata[0])->url, ==, D "deep.html");
+  g_assert_cmpstr (first_text (links), ==, "deep link");
+  doc = cg_html_parse (page->str, page->len, PAGE_URL, "text/html; charset=utf-8", &error);
+  g_assert_no_error (error);
+  text = (char *) xmlNodeGetContent (xmlDocGetRootElement (doc));
+  g_assert_nonnull (strstr (text, "Deep text deep link"));
+}
+
 static void
 test_encodings (void)
 {
@@ -1156,6 +1182,7 @@ main (int   argc,
   g_test_add_func ("/links/html/broken", test_broken_markup);
   g_test_add_func ("/links/html/upper-case", test_upper_case_markup);
   g_test_add_func ("/links/html/encodings", test_encodings);
+  g_test_add_func ("/links/html/deep-nesting", test_deep_nesting);
   g_test_add_func ("/links/html/meta-refresh", test_meta_refresh);
   g_test_add_func ("/links/html/empty-binary", test_empty_and_binary);
   g_test_add_func ("/links/html/callback", test_callback_gives_nodes);
