@@ -2375,9 +2375,9 @@ check_warc_files_present (CrawlRun  *run,
         {
           g_set_error (error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC,
                        g_dngettext (GETTEXT_PACKAGE,
-                                    "The WARC file “%s” of crawl %" G_GINT64_FORMAT " is missing, and %d page "
+                                    "The WARC file “%s” of crawl %" PRId64 " is missing, and %d page "
                                     "archived in it would be lost: put the file back to go on with the crawl",
-                                    "The WARC file “%s” of crawl %" G_GINT64_FORMAT " is missing, and %d pages "
+                                    "The WARC file “%s” of crawl %" PRId64 " is missing, and %d pages "
                                     "archived in it would be lost: put the file back to go on with the crawl",
                                     pages),
                        path, run->crawl_id, pages);
