@@ -89,6 +89,19 @@ const char * const cg_cli_fetch_options_resumable[] = {
   "--connections", "--no-politeness", "--bandwidth", "--timeout", NULL
 };
 
+char *
+cg_cli_fetch_options_refused_on_resume (char               **given,
+                                        const char * const  *own)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) allowed = NULL;
+
+  g_strv_builder_addv (builder, (const char **) own);
+  g_strv_builder_addv (builder, (const char **) cg_cli_fetch_options_resumable);
+  allowed = g_strv_builder_end (builder);
+  return cg_cli_find_option_besides (given, (const char * const *) allowed);
+}
+
 void
 cg_cli_fetch_options_apply_resumable (CgCliFetchOptions *self,
                                       CgCrawlConfig     *config)

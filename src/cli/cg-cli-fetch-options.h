@@ -60,6 +60,11 @@ void     cg_cli_fetch_options_apply (CgCliFetchOptions *self,
 extern const char * const cg_cli_fetch_options_resumable[];
 void     cg_cli_fetch_options_apply_resumable (CgCliFetchOptions *self,
                                                CgCrawlConfig     *config);
+/* The first option of the command line @given that a resume refuses: one
+ * neither among @own (the command's options a resume takes) nor
+ * resumable; NULL when there is none. */
+char    *cg_cli_fetch_options_refused_on_resume (char               **given,
+                                                 const char * const  *own);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CgCliFetchOptions, cg_cli_fetch_options_clear)
 

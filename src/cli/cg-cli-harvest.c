@@ -321,14 +321,8 @@ cg_cli_harvest (int    argc,
   if (resume)
     {
       static const char * const own[] = { "--project", "-p", "--resume", "--json", "--quiet", "-q", NULL };
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto(GStrv) allowed = NULL;
-      g_autofree char *refused = NULL;
+      g_autofree char *refused = cg_cli_fetch_options_refused_on_resume (given, own);
 
-      g_strv_builder_addv (builder, (const char **) own);
-      g_strv_builder_addv (builder, (const char **) cg_cli_fetch_options_resumable);
-      allowed = g_strv_builder_end (builder);
-      refused = cg_cli_find_option_besides (given, (const char * const *) allowed);
       if (refused != NULL)
         {
           cg_cli_print_error (_("--resume continues the harvest with the model, strategy and settings it was "
