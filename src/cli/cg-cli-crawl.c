@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "cg-cli.h"
+#include "cg-crawl-lock.h"
 #include "cg-cli-fetch-options.h"
 #include "cg-cli-run.h"
 #include "cg-crawl-report.h"
@@ -278,6 +279,10 @@ cg_cli_crawl (int    argc,
     }
 
   project = resume ? cg_project_open (folder, &error) : cg_project_open_or_create (folder, &error);
+  /* Not while another process crawls the project: this command's writes
+   * would find the database locked half way, after seconds of waiting. */
+  if (project != NULL && !cg_crawl_lock_check_none_running (project, &error))
+    g_clear_object (&project);
   if (project == NULL)
     {
       cg_cli_print_error ("%s", error->message);

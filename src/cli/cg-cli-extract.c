@@ -11,6 +11,7 @@
 #include <glib-unix.h>
 
 #include "cg-cli.h"
+#include "cg-crawl-lock.h"
 #include "cg-record-extractor.h"
 #include "cg-record-store.h"
 
@@ -270,6 +271,10 @@ cg_cli_extract (int    argc,
     }
 
   project = cg_project_open (folder, &error);
+  /* Not while another process crawls the project: this command's writes
+   * would find the database locked half way, after seconds of waiting. */
+  if (project != NULL && !cg_crawl_lock_check_none_running (project, &error))
+    g_clear_object (&project);
   if (project == NULL)
     {
       cg_cli_print_error ("%s", error->message);

@@ -10,6 +10,7 @@
 
 #include "cg-class-sampler.h"
 #include "cg-cli.h"
+#include "cg-crawl-lock.h"
 #include "cg-cli-run.h"
 #include "cg-display.h"
 #include "cg-site-explorer.h"
@@ -243,6 +244,9 @@ render_only (const char *folder,
   g_autoptr(GError) error = NULL;
   guint rendered = 0;
 
+  /* No check that no other process crawls the project, unlike the other
+   * commands that write: the window runs this while it works on the
+   * project itself. */
   project = cg_project_open (folder, &error);
   if (project != NULL)
     model = load_model_to_render (project, site, version, &error);
@@ -381,6 +385,9 @@ cg_cli_model (int    argc,
     }
 
   project = cg_project_open_or_create (folder, &error);
+  /* Not while another process crawls the project (see cg-cli-extract.c). */
+  if (project != NULL && !cg_crawl_lock_check_none_running (project, &error))
+    g_clear_object (&project);
   if (project == NULL)
     {
       cg_cli_print_error ("%s", error->message);

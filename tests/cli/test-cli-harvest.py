@@ -92,6 +92,14 @@ with demo_site() as url:
               meanwhile.returncode == 1 and "is running in another process (%d)" % stopped.pid in meanwhile.stderr)
         check("and cuts none of its WARC files back",
               all(os.path.getsize(os.path.join(warc_dir, name)) >= size for name, size in sizes.items()))
+        # Other work that writes to the project is refused at once, naming
+        # the crawl, instead of finding the database locked after seconds.
+        for other in (["extract"], ["model", url, "--no-render", "-n", "5"], ["crawl", url, "--max-pages", "3"]):
+            started = time.monotonic()
+            refused = run(*other, "--project", project, "--quiet")
+            check("%s while the harvest runs elsewhere is refused at once (%s)" % (other[0], refused.stderr.strip()),
+                  refused.returncode == 1 and "is running in another process (%d)" % stopped.pid in refused.stderr
+                  and time.monotonic() - started < 4)
         stopped.send_signal(signal.SIGINT)
         out, err = stopped.communicate(timeout=120)
         check("Ctrl-C stops the harvest cleanly, with the status of a stop (%d)" % stopped.returncode,
