@@ -2179,17 +2179,9 @@ truncate_file (const char  *path,
 static void
 remove_index (const char *warc_path)
 {
-  g_autofree char *index = g_strconcat (warc_path, NULL);
-  char *suffix = g_strrstr (index, ".warc.gz");
+  g_autofree char *index = cg_cdxj_path_for_warc (warc_path);
 
-  if (suffix != NULL)
-    {
-      g_autofree char *cdxj = NULL;
-
-      *suffix = '\0';
-      cdxj = g_strconcat (index, ".cdxj", NULL);
-      g_remove (cdxj);
-    }
+  g_remove (index);
 }
 
 /* Moves the WARC file @name of @warc_dir, and its index, into
@@ -2203,18 +2195,19 @@ move_aside (const char  *warc_dir,
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
-  g_autofree char *aside_dir = g_build_filename (warc_dir, CG_CRAWLER_ORPHANED_DIR, stamp, NULL);
+  g_autofree char *stamp_dir = g_build_filename (warc_dir, CG_CRAWLER_ORPHANED_DIR, stamp, NULL);
+  g_autofree char *aside_dir = g_strdup (stamp_dir);
   g_autofree char *from = g_build_filename (warc_dir, name, NULL);
-  g_autofree char *to = NULL;
+  g_autofree char *to = g_build_filename (aside_dir, name, NULL);
   g_autofree char *index_from = cg_cdxj_path_for_warc (from);
   g_autofree char *index_to = NULL;
 
-  for (guint n = 1; (to = g_build_filename (aside_dir, name, NULL)) != NULL && g_file_test (to, G_FILE_TEST_EXISTS); n++)
+  for (guint n = 1; g_file_test (to, G_FILE_TEST_EXISTS); n++)
     {
-      g_free (to);
       g_free (aside_dir);
-      aside_dir = g_strdup_printf ("%s%c%s%c%s-%u", warc_dir, G_DIR_SEPARATOR, CG_CRAWLER_ORPHANED_DIR,
-                                   G_DIR_SEPARATOR, stamp, n);
+      g_free (to);
+      aside_dir = g_strdup_printf ("%s-%u", stamp_dir, n);
+      to = g_build_filename (aside_dir, name, NULL);
     }
   index_to = cg_cdxj_path_for_warc (to);
   if (g_mkdir_with_parents (aside_dir, 0755) != 0 || g_rename (from, to) != 0)

@@ -126,6 +126,15 @@ static const char * const windows_1252_labels[] = {
   "cp819", "ibm819", "iso-ir-100", "csisolatin1", "iso_8859-1:1987", "x-cp1252",
 };
 
+static gboolean
+is_windows_1252_label (const char *label)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (windows_1252_labels); i++)
+    if (g_ascii_strcasecmp (label, windows_1252_labels[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* The charset of a Content-Type header, if libxml2 (through iconv) can
  * decode it; an unknown charset is ignored so that the page's own
  * declaration gets its chance. */
@@ -143,9 +152,8 @@ charset_from_content_type (const char *content_type)
   if (charset == NULL || *charset == '\0')
     return NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (windows_1252_labels); i++)
-    if (g_ascii_strcasecmp (charset, windows_1252_labels[i]) == 0)
-      return g_strdup ("windows-1252");
+  if (is_windows_1252_label (charset))
+    return g_strdup ("windows-1252");
 
   handler = xmlFindCharEncodingHandler (charset);
   if (handler == NULL)
@@ -199,10 +207,7 @@ sniffed_encoding (const char *data,
     {
       g_autofree char *label = g_match_info_fetch (match, 1);
 
-      for (guint i = 0; i < G_N_ELEMENTS (windows_1252_labels); i++)
-        if (g_ascii_strcasecmp (label, windows_1252_labels[i]) == 0)
-          return g_strdup ("windows-1252");
-      return NULL;
+      return is_windows_1252_label (label) ? g_strdup ("windows-1252") : NULL;
     }
   /* No declaration: UTF-8 when the bytes are, else what browsers of
    * Western locales fall back to. */
