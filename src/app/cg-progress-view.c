@@ -130,6 +130,8 @@ event_icon (CgCrawlEventKind kind)
       return "dialog-information-symbolic";
     case CG_CRAWL_EVENT_REPAIRED:
       return "emblem-system-symbolic";
+    case CG_CRAWL_EVENT_WARNING:
+      return "dialog-warning-symbolic";
     case CG_CRAWL_EVENT_ERROR:
     default:
       return "dialog-error-symbolic";
@@ -149,6 +151,8 @@ event_kind_name (CgCrawlEventKind kind)
       return _("Limit reached");
     case CG_CRAWL_EVENT_REPAIRED:
       return _("Repaired");
+    case CG_CRAWL_EVENT_WARNING:
+      return _("Warning");
     case CG_CRAWL_EVENT_ERROR:
     default:
       return _("Error");

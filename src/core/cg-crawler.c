@@ -146,8 +146,8 @@ static const char * const run_stmt_sql[N_RUN_STMTS] = {
   [RUN_STMT_INSERT_LINKS_8] = INSERT_LINKS LINK_ROWS_8,
   [RUN_STMT_INSERT_LINKS_64] = INSERT_LINKS LINK_ROWS_64,
   [RUN_STMT_FIND_DUPLICATE] =
-    "SELECT u.url, f.warc_date, f.warc_record_id, f.mime FROM fetches f JOIN urls u ON u.id = f.url_id "
-    "WHERE f.payload_digest = ?1 AND f.record_type = 'response' LIMIT 1",
+    "SELECT u.url, f.warc_date, f.warc_record_id, f.mime, f.warc_file_id FROM fetches f JOIN urls u ON u.id = f.url_id "
+    "WHERE f.payload_digest = ?1 AND f.record_type = 'response' ORDER BY f.id",
 };
 
 /* A redirect does not take a URL one hop further from the seed, so the
@@ -272,6 +272,9 @@ struct _CrawlRun
    * yet: payload digest → QueuedPayload. A duplicate of one is written
    * as a revisit too, though the two were fetched at once. */
   GHashTable      *queued_payloads;
+  /* Ids (gint64, boxed) of WARC files of earlier crawls that are no
+   * longer in the folder: a revisit may not refer to a record in one. */
+  GHashTable      *missing_warc_files;
   char            *current_warc;
   GHashTable      *robots_waiting;   /* host key → GPtrArray of CgFrontierItem */
   /* host key → why its robots.txt could not be fetched (no answer): a
@@ -1287,6 +1290,22 @@ fetch_data_free (FetchData *data)
 
 static void handle_item (CrawlRun *run, CgFrontierItem *item);
 
+/* Steps @stmt (RUN_STMT_FIND_DUPLICATE) to the first response that is
+ * in a WARC file still there; FALSE when there is none. */
+static gboolean
+find_readable_response (CrawlRun     *run,
+                        sqlite3_stmt *stmt)
+{
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 file_id = sqlite3_column_int64 (stmt, 4);
+
+      if (run->missing_warc_files == NULL || !g_hash_table_contains (run->missing_warc_files, &file_id))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Finds an earlier response with the same payload, in any crawl of the
  * project, so that a revisit record refers to it instead of a copy;
  * @out_mime (may be NULL) gets its type. Best-effort: a read error is
@@ -1303,7 +1322,7 @@ find_duplicate (CrawlRun    *run,
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, job->payload_digest, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  if (find_readable_response (run, stmt))
     {
       job->revisit_uri = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
       job->revisit_date = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
@@ -2382,6 +2401,70 @@ check_warc_files_present (CrawlRun  *run,
   return TRUE;
 }
 
+/* The WARC files of earlier crawls that are no longer in the folder
+ * (moved to other storage, deleted): what was archived only there is
+ * archived again in full rather than as revisits of records no one can
+ * read, and the archivist is told, once for each crawl. */
+static gboolean
+find_missing_warc_files (CrawlRun  *run,
+                         GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gint64 last_crawl = 0;
+  guint n_missing = 0;
+  g_autofree char *first_missing = NULL;
+  int rc;
+
+  stmt = cg_store_prepare (run->store,
+                           "SELECT id, name, crawl_id FROM warc_files WHERE crawl_id <> ?1 AND committed_size > 0 "
+                           "ORDER BY crawl_id, id",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  for (;;)
+    {
+      gint64 crawl_id = 0;
+
+      rc = sqlite3_step (stmt);
+      if (rc == SQLITE_ROW)
+        crawl_id = sqlite3_column_int64 (stmt, 2);
+      if (n_missing > 0 && crawl_id != last_crawl)
+        {
+          g_autofree char *message =
+            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "%u WARC file of crawl %" PRId64 " is missing (%s): what was archived "
+                                          "only there is archived again in full",
+                                          "%u WARC files of crawl %" PRId64 " are missing (%s, …): what was "
+                                          "archived only there is archived again in full",
+                                          n_missing),
+                             n_missing, last_crawl, first_missing);
+
+          report_event (run, CG_CRAWL_EVENT_WARNING, NULL, message);
+          n_missing = 0;
+          g_clear_pointer (&first_missing, g_free);
+        }
+      if (rc != SQLITE_ROW)
+        break;
+      last_crawl = crawl_id;
+      {
+        g_autofree char *path = g_build_filename (run->warc_dir, (const char *) sqlite3_column_text (stmt, 1), NULL);
+
+        if (g_file_test (path, G_FILE_TEST_EXISTS))
+          continue;
+        if (run->missing_warc_files == NULL)
+          run->missing_warc_files = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+        g_hash_table_add (run->missing_warc_files, g_memdup2 (&(gint64) { sqlite3_column_int64 (stmt, 0) },
+                                                              sizeof (gint64)));
+        if (n_missing++ == 0)
+          first_missing = g_steal_pointer (&path);
+      }
+    }
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (run->store, rc, error);
+  return TRUE;
+}
+
 static gboolean
 reconcile_warc_files (CrawlRun  *run,
                       GError   **error)
@@ -2396,7 +2479,7 @@ reconcile_warc_files (CrawlRun  *run,
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
   fresh = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int (stmt, 0) != 0;
-  if (!check_warc_files_present (run, error) ||
+  if (!check_warc_files_present (run, error) || !find_missing_warc_files (run, error) ||
       !repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, fresh, &cut, &moved, error))
     return FALSE;
   if (cut > 0)
@@ -2841,6 +2924,7 @@ crawl_run_free (CrawlRun *run)
   g_clear_object (&run->store);
   g_clear_pointer (&run->warc_file_ids, g_hash_table_unref);
   g_clear_pointer (&run->queued_payloads, g_hash_table_unref);
+  g_clear_pointer (&run->missing_warc_files, g_hash_table_unref);
   g_clear_pointer (&run->robots_waiting, g_hash_table_unref);
   g_clear_pointer (&run->robots_unreachable, g_hash_table_unref);
   g_clear_pointer (&run->first_failure, g_free);

@@ -50,6 +50,7 @@ typedef enum {
   CG_CRAWL_EVENT_FETCH_FAILED,  /* a URL that failed after its retries */
   CG_CRAWL_EVENT_LIMIT,         /* a limit ended the crawl */
   CG_CRAWL_EVENT_REPAIRED,      /* resuming cut what an interrupted run left unfinished */
+  CG_CRAWL_EVENT_WARNING,       /* what the archivist should know, such as an earlier crawl's missing WARC file */
   CG_CRAWL_EVENT_ERROR,         /* an error that stops the crawl */
 } CgCrawlEventKind;
 

@@ -742,7 +742,7 @@ read_by_digest (CgStore     *store,
 
   stmt = cg_store_prepare (store,
                            "SELECT w.name, f.warc_offset FROM fetches f JOIN warc_files w ON w.id = f.warc_file_id "
-                           "WHERE f.payload_digest = ?1 AND f.record_type = 'response' LIMIT 1",
+                           "WHERE f.payload_digest = ?1 AND f.record_type = 'response' ORDER BY f.id LIMIT 1",
                            error);
   if (stmt == NULL)
     return NULL;
@@ -1557,7 +1557,7 @@ store_label (CgHarvester      *self,
   return cg_store_step_done (cg_project_get_store (project), stmt, error);
 }
 
-static void save_state (CgHarvester *self);
+static gboolean save_state (CgHarvester *self, GError **error);
 
 /* Whether a page reached in the crawl phase of a harvest by example was
  * reached at a node of the navigation pattern that held targets. */
@@ -2078,7 +2078,8 @@ start_like_crawl (CgHarvester *self)
   if (self->switch_at == 0)
     {
       self->switch_at = self->n_mapped;
-      save_state (self);
+      if (!save_state (self, &self->fatal))
+        return;
     }
   entry = lookup_url (self, self->entry_url, TRUE);
   if (entry != NULL)
@@ -2358,18 +2359,26 @@ load_wrappers (CgHarvester  *self,
  * newest copy of each: a URL the last harvest did not reach but an
  * earlier one did is still asked for conditionally, and so is a page of
  * the learning crawl that the last harvest read back instead of fetching
- * it. */
+ * it. A URL whose earlier copy is in a WARC file that is no longer there
+ * is asked for in full: after a 304 the harvest would have no page to
+ * read its links from, and all below it would be reported gone. (The
+ * crawler tells of the missing files, see find_missing_warc_files().) */
 static gboolean
 load_validators (CgHarvester  *self,
                  GError      **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) file_present = NULL;
+  g_autofree char *warc_dir = NULL;
   int rc;
 
   if (self->previous_crawl_id <= 0 || !self->options->conditional)
     return TRUE;
   stmt = cg_store_prepare (cg_project_get_store (self->project),
-                           "SELECT u.url, f.etag, f.last_modified, f.payload_digest, f.mime "
+                           "SELECT u.url, f.etag, f.last_modified, f.payload_digest, f.mime, "
+                           "  (SELECT w.name FROM fetches r JOIN warc_files w ON w.id = r.warc_file_id "
+                           "   WHERE r.payload_digest = f.payload_digest AND r.record_type = 'response' "
+                           "   ORDER BY r.id LIMIT 1) "
                            "FROM fetches f JOIN urls u ON u.id = f.url_id JOIN crawls c ON c.id = f.crawl_id "
                            "WHERE ((c.kind = 'harvest' AND f.crawl_id <= ?1) OR f.crawl_id = ?2) "
                            "  AND (f.status / 100 = 2 OR f.status = 304) "
@@ -2381,15 +2390,33 @@ load_validators (CgHarvester  *self,
   sqlite3_bind_int64 (stmt, 1, self->previous_crawl_id);
   sqlite3_bind_int64 (stmt, 2, cg_harvest_get_reused_crawl (self->project, self->previous_crawl_id));
   self->validators = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) validators_free);
+  file_present = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  warc_dir = cg_project_get_warc_dir (self->project);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      Validators *v = g_new0 (Validators, 1);
+      const char *url = (const char *) sqlite3_column_text (stmt, 0);
+      const char *warc_name = (const char *) sqlite3_column_text (stmt, 5);
+      gpointer present;
+      Validators *v;
 
+      if (warc_name != NULL && !g_hash_table_lookup_extended (file_present, warc_name, NULL, &present))
+        {
+          g_autofree char *path = g_build_filename (warc_dir, warc_name, NULL);
+
+          present = GINT_TO_POINTER (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+          g_hash_table_insert (file_present, g_strdup (warc_name), present);
+        }
+      if (warc_name == NULL || present == NULL)
+        {
+          g_hash_table_remove (self->validators, url);
+          continue;
+        }
+      v = g_new0 (Validators, 1);
       v->etag = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
       v->last_modified = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
       v->digest = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
       v->mime = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
-      g_hash_table_replace (self->validators, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), v);
+      g_hash_table_replace (self->validators, g_strdup (url), v);
     }
   /* A read error ends the rows too; the database that gave it is not
    * one to harvest into. */
@@ -2410,14 +2437,18 @@ state_path_for (CgProject *project,
 /* Keeps what a resumed harvest needs and the crawl does not hold: the
  * options, the model, the earlier harvest, and for a harvest by example
  * how many pages were mapped before its crawl began. */
-static void
-save_state (CgHarvester *self)
+/* A harvest that cannot keep its state could not be resumed, nor
+ * compared with by the next one: failing at once, naming the file, is
+ * better than a harvest that runs to its end and is then lost. */
+static gboolean
+save_state (CgHarvester  *self,
+            GError      **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
   g_autofree char *dir = g_path_get_dirname (self->state_path);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "crawl");
@@ -2437,9 +2468,51 @@ save_state (CgHarvester *self)
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, TRUE);
-  if (g_mkdir_with_parents (dir, 0755) != 0 || !g_file_set_contents (self->state_path, text, -1, &error))
-    g_warning ("Cannot keep the state of harvest %" G_GINT64_FORMAT " in %s: %s", self->crawl_id, self->state_path,
-               error != NULL ? error->message : g_strerror (errno));
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   _("Cannot keep the state of harvest %" PRId64 " in %s: %s"),
+                   self->crawl_id, dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (!g_file_set_contents (self->state_path, text, -1, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Cannot keep the state of harvest %" PRId64 " in %s: %s"),
+                   self->crawl_id, self->state_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Marks the harvest's crawl failed in the store, so that no later
+ * harvest takes it for the one to compare with
+ * (cg_harvester_find_previous()); a failure to do so is added to
+ * @error, the harvest's own failure. */
+static void
+record_harvest_failed (CgHarvester  *self,
+                       GError      **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) state_error = NULL;
+  GError *both;
+
+  stmt = cg_store_prepare (cg_project_get_store (self->project),
+                           "UPDATE crawls SET state = 'failed' WHERE id = ?1", &state_error);
+  if (stmt != NULL)
+    {
+      sqlite3_bind_int64 (stmt, 1, self->crawl_id);
+      cg_store_step_done (cg_project_get_store (self->project), stmt, &state_error);
+    }
+  if (state_error == NULL || error == NULL || *error == NULL)
+    return;
+  both = g_error_new ((*error)->domain, (*error)->code,
+                      _("%s (and the harvest cannot be recorded as failed: %s)"),
+                      (*error)->message, state_error->message);
+  g_clear_error (error);
+  *error = both;
 }
 
 static void
@@ -2454,30 +2527,12 @@ crawler_finished_cb (CgCrawler    *crawler,
   g_clear_object (&self->thread_project);
   if (self->fatal != NULL && end != CG_CRAWL_END_FAILED && end != CG_CRAWL_END_STOPPED)
     {
-      g_autoptr(sqlite3_stmt) stmt = NULL;
-      g_autoptr(GError) state_error = NULL;
-
       error = g_error_copy (self->fatal);
       end = CG_CRAWL_END_FAILED;
       /* The crawl ended and recorded itself finished; the harvest did
        * not, and says so, so that no later harvest takes it for the one
        * to compare with (cg_harvester_find_previous()). */
-      stmt = cg_store_prepare (cg_project_get_store (self->project),
-                               "UPDATE crawls SET state = 'failed' WHERE id = ?1", &state_error);
-      if (stmt != NULL)
-        {
-          sqlite3_bind_int64 (stmt, 1, self->crawl_id);
-          cg_store_step_done (cg_project_get_store (self->project), stmt, &state_error);
-        }
-      if (state_error != NULL)
-        {
-          GError *both = g_error_new (error->domain, error->code,
-                                      _("%s (and the harvest cannot be recorded as failed: %s)"),
-                                      error->message, state_error->message);
-
-          g_clear_error (&error);
-          error = both;
-        }
+      record_harvest_failed (self, &error);
     }
   else if (crawl_error != NULL)
     error = g_error_copy (crawl_error);
@@ -2848,7 +2903,11 @@ cg_harvester_new (CgProject               *project,
     return NULL;
   self->crawl_id = cg_crawler_get_crawl_id (self->crawler);
   self->state_path = state_path_for (project, self->crawl_id);
-  save_state (self);
+  if (!save_state (self, error))
+    {
+      record_harvest_failed (self, error);
+      return NULL;
+    }
   g_signal_connect (self->crawler, "finished", G_CALLBACK (crawler_finished_cb), self);
   seed (self);
   return g_steal_pointer (&self);
@@ -3135,9 +3194,11 @@ open_for_crawl (CgProject            *project,
   self->crawler = cg_crawler_new_driven_for_crawl (project, crawl_id, config, &driver, error);
   if (self->crawler == NULL)
     return NULL;
-  /* The new settings are the harvest's own from now on. */
-  if (config != NULL)
-    save_state (self);
+  /* The new settings are the harvest's own from now on. Should the state
+   * file not take them, the crawl keeps them all the same (the crawler
+   * stored them); the next resume reads its limits from the crawl. */
+  if (config != NULL && !save_state (self, error))
+    return NULL;
   g_signal_connect (self->crawler, "finished", G_CALLBACK (crawler_finished_cb), self);
   return g_steal_pointer (&self);
 }

@@ -942,6 +942,23 @@ test_patterns (void)
  * site is harvested as a page like it. The mapping is kept below the
  * site's size, so that some books can only be found by the navigation
  * pattern it generates. */
+/* The path of a book page that is not among the model's samples: the
+ * last of the site's. */
+static const char *
+unsampled_book_path (Demo *demo)
+{
+  CgDemoSite *site = cg_demo_server_get_site (demo->server);
+
+  for (guint i = cg_demo_site_get_n_pages (site); i-- > 0;)
+    {
+      JsonObject *page = cg_demo_site_get_page (site, i);
+
+      if (g_str_equal (json_object_get_string_member (page, "class"), CG_DEMO_CLASS_BOOK))
+        return json_object_get_string_member (page, "path");
+    }
+  g_assert_not_reached ();
+}
+
 static void
 test_like (void)
 {
@@ -950,22 +967,13 @@ test_like (void)
   g_autoptr(CgHarvester) harvester = NULL;
   g_autoptr(GHashTable) pages = NULL;
   CgDemoSite *site = cg_demo_server_get_site (demo->server);
-  const char *sample = NULL;
+  const char *sample = unsampled_book_path (demo);
   const char *sample_class = NULL;
   guint n_books = cg_demo_site_count_class (site, CG_DEMO_CLASS_BOOK);
   guint found = 0, wrong = 0;
   GHashTableIter iter;
   gpointer key, value;
 
-  /* A book page that is not among the model's samples. */
-  for (guint i = cg_demo_site_get_n_pages (site); i-- > 0 && sample == NULL;)
-    {
-      JsonObject *page = cg_demo_site_get_page (site, i);
-
-      if (g_str_equal (json_object_get_string_member (page, "class"), CG_DEMO_CLASS_BOOK))
-        sample = json_object_get_string_member (page, "path");
-    }
-  g_assert_nonnull (sample);
   options->like_url = g_strconcat (demo->origin, sample, NULL);
   options->like_map_pages = 450;
   options->crawl->requisites = FALSE;
@@ -1113,6 +1121,114 @@ test_reharvest (void)
 
 /* A harvest stopped midway and resumed ends with each page archived
  * once, and with the same pages as a harvest that ran through. */
+/* The payload digests of the response records, and those the revisit
+ * records refer to. */
+typedef struct {
+  GHashTable *responses;
+  GPtrArray  *revisits;
+} PayloadDigests;
+
+static void
+collect_digests_cb (CgWarcRecord *record,
+                    gpointer      user_data)
+{
+  PayloadDigests *digests = user_data;
+  CgWarcRecordType type = cg_warc_record_get_record_type (record);
+  const char *digest = cg_warc_record_get_header (record, "WARC-Payload-Digest");
+
+  if (type != CG_WARC_RECORD_RESPONSE && type != CG_WARC_RECORD_REVISIT)
+    return;
+  g_assert_nonnull (digest);
+  if (type == CG_WARC_RECORD_RESPONSE)
+    g_hash_table_add (digests->responses, g_strdup (digest));
+  else
+    g_ptr_array_add (digests->revisits, g_strdup (digest));
+}
+
+static void
+collect_warning_cb (CgCrawler  *crawler,
+                    int         kind,
+                    const char *url,
+                    const char *message,
+                    GPtrArray  *warnings)
+{
+  if (kind == CG_CRAWL_EVENT_WARNING)
+    g_ptr_array_add (warnings, g_strdup (message));
+}
+
+/* An earlier harvest whose WARC files are gone: the pages archived only
+ * there are fetched again in full, not conditionally, since after a 304
+ * there would be no copy to read their links from, and all below them
+ * would be reported gone. Pages the learning crawl archived too are
+ * still asked for conditionally: their copies are there. */
+static void
+test_reharvest_missing_warc (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) first = NULL;
+  g_autoptr(CgHarvester) second = NULL;
+  g_autoptr(CgHarvestReport) report = NULL;
+  g_autoptr(GHashTable) first_pages = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
+  g_autofree char *prefix = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) responses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) revisits = g_ptr_array_new_with_free_func (g_free);
+  PayloadDigests digests = { responses, revisits };
+  CgHarvestClassChanges totals;
+  const char *name;
+  guint removed = 0;
+
+  /* All the pages are the first harvest's, none read back from the
+   * learning crawl. */
+  options->reuse_sample = FALSE;
+  first = harvester_new (demo, options);
+  g_assert_cmpint (run_harvest (first, 0), ==, CG_CRAWL_END_DONE);
+  first_pages = harvested_pages (demo, cg_harvester_get_crawl_id (first));
+  prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", cg_harvester_get_crawl_id (first));
+  dir = g_dir_open (warc_dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
+      {
+        g_autofree char *path = g_build_filename (warc_dir, name, NULL);
+
+        g_assert_cmpint (g_unlink (path), ==, 0);
+        removed++;
+      }
+  g_assert_cmpuint (removed, >, 0);
+
+  cg_demo_server_clear_requests (demo->server);
+  second = harvester_new (demo, options);
+  g_signal_connect (cg_harvester_get_crawler (second), "event", G_CALLBACK (collect_warning_cb), warnings);
+  g_assert_cmpint (run_harvest (second, 0), ==, CG_CRAWL_END_DONE);
+  report = cg_harvester_get_report (second, &error);
+  g_assert_no_error (error);
+  cg_harvest_report_get_totals (report, &totals);
+  g_assert_cmpuint (report->n_pages, ==, g_hash_table_size (first_pages));
+  g_assert_cmpuint (totals.n_gone, ==, 0);
+  g_assert_cmpuint (totals.n_unchanged, ==, report->n_pages);
+  g_assert_cmpuint (report->n_not_modified, ==, cg_demo_server_get_n_not_modified (demo->server));
+  g_assert_cmpuint (report->n_not_modified, >, 0);
+  g_assert_cmpuint (report->n_not_modified, <, report->n_pages);
+  /* The crawl says which files it missed, and archived in full what was
+   * only in them: every revisit of the harvest refers to a record that
+   * is still there. */
+  g_assert_cmpuint (warnings->len, ==, 1);
+  g_assert_true (g_pattern_match_simple (removed == 1 ? "1 WARC file of crawl * is missing (*/warc/cartograph-*.warc.gz): *"
+                                                      : "* WARC files of crawl * are missing (*/warc/cartograph-*.warc.gz, …): *",
+                                         g_ptr_array_index (warnings, 0)));
+  foreach_warc_record (demo, "cartograph-", collect_digests_cb, &digests);
+  g_assert_cmpuint (digests.revisits->len, >, 0);
+  for (guint i = 0; i < digests.revisits->len; i++)
+    if (!g_hash_table_contains (digests.responses, g_ptr_array_index (digests.revisits, i)))
+      g_error ("A revisit refers to the payload %s, which no WARC file holds",
+               (char *) g_ptr_array_index (digests.revisits, i));
+}
+
 static void
 test_resume (void)
 {
@@ -1767,6 +1883,58 @@ test_target_map (void)
 }
 
 /* Bad options, models and states get errors that say what is wrong. */
+/* A harvest that cannot keep its state file (a full disk, "harvests"
+ * taken by a file) fails at once, naming the file, instead of running
+ * to an end it could neither resume nor be compared with. */
+static void
+test_state_not_kept (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *state_dir = g_build_filename (demo->dir, "harvests", NULL);
+  g_autofree char *state = NULL;
+  gint64 crawl_id;
+  Run run = { 0 };
+
+  g_assert_true (g_file_set_contents (state_dir, "not a folder", -1, NULL));
+  g_assert_null (cg_harvester_new (demo->project, demo->model, options, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR);
+  g_assert_nonnull (strstr (error->message, state_dir));
+  g_clear_error (&error);
+  /* The crawl it had opened is recorded failed: no later harvest takes
+   * it for the one to compare with, and resuming it says why it cannot. */
+  g_assert_cmpint (cg_harvester_find_previous (demo->project, 0, &error), ==, 0);
+  g_assert_no_error (error);
+  crawl_id = cg_harvester_find_resumable (demo->project, &error);
+  g_assert_no_error (error);
+  g_assert_null (cg_harvester_new_for_crawl (demo->project, crawl_id, &error));
+  g_assert_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST);
+  g_assert_nonnull (strstr (error->message, state_dir));
+  g_clear_error (&error);
+  g_assert_cmpint (g_unlink (state_dir), ==, 0);
+
+  /* A harvest by example keeps its state again once its map is made: a
+   * folder where the file should be makes it fail then, naming it. */
+  options->strategy = CG_HARVEST_STRATEGY_LIKE;
+  options->like_url = g_strconcat (demo->origin, unsampled_book_path (demo), NULL);
+  options->like_map_pages = 40;
+  options->crawl->requisites = FALSE;
+  harvester = harvester_new (demo, options);
+  crawl_id = cg_harvester_get_crawl_id (harvester);
+  state = g_strdup_printf ("%s/crawl-%" G_GINT64_FORMAT ".json", state_dir, crawl_id);
+  g_assert_true (g_file_test (state, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (g_unlink (state), ==, 0);
+  g_assert_cmpint (g_mkdir (state, 0755), ==, 0);
+  g_assert_cmpint (run_harvest_to_end (harvester, &run, &error), ==, CG_CRAWL_END_FAILED);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, state));
+  g_clear_error (&error);
+  g_assert_cmpint (cg_harvester_find_previous (demo->project, 0, &error), ==, 0);
+  g_assert_no_error (error);
+}
+
 static void
 test_bad_input (void)
 {
@@ -2001,6 +2169,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/harvester/target-map", test_target_map);
   g_test_add_func ("/harvester/bad-input", test_bad_input);
+  g_test_add_func ("/harvester/state-not-kept", test_state_not_kept);
   g_test_add_func ("/harvester/entry", test_entry);
   g_test_add_func ("/harvester/classes", test_classes);
   g_test_add_data_func ("/harvester/reuse/classes", GINT_TO_POINTER (CG_HARVEST_STRATEGY_CLASSES), test_reuse);
@@ -2012,6 +2181,7 @@ main (int argc, char **argv)
   g_test_add_func ("/harvester/like", test_like);
   g_test_add_func ("/harvester/like-missing-sample", test_like_missing_sample);
   g_test_add_func ("/harvester/reharvest", test_reharvest);
+  g_test_add_func ("/harvester/reharvest-missing-warc", test_reharvest_missing_warc);
   g_test_add_func ("/harvester/resume", test_resume);
   g_test_add_func ("/harvester/reharvest-resume", test_reharvest_resume);
 
