@@ -48,8 +48,25 @@ check_output (CgProject  *project,
   return FALSE;
 }
 
-/* CSV or TSV records of several classes: one file per class in @folder,
- * CLASS.FORMAT, each written whole or not at all. */
+/* A file of an export being written: the replacement stays beside the
+ * file until it is closed. */
+typedef struct {
+  GFile         *file;
+  GOutputStream *out;
+  gboolean       existed;
+} PendingOutput;
+
+static void
+pending_output_clear (PendingOutput *pending)
+{
+  g_clear_object (&pending->out);
+  g_clear_object (&pending->file);
+}
+
+/* CSV or TSV records of one class or more: one file per class in
+ * @folder, CLASS.FORMAT. The export is written whole or not at all: every
+ * file is written before any replaces what was there, so that a class
+ * that fails (a --region it does not have) leaves the folder as it was. */
 static int
 export_records_per_class (CgProject          *project,
                           CgSiteModel        *model,
@@ -58,22 +75,14 @@ export_records_per_class (CgProject          *project,
                           CgExportFormat      format,
                           const char         *folder)
 {
+  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (PendingOutput));
+  g_autoptr(GError) error = NULL;
+
+  g_array_set_clear_func (pending, (GDestroyNotify) pending_output_clear);
   if (!check_output (project, folder))
     return CG_CLI_EXIT_USAGE;
-  if (g_mkdir_with_parents (folder, 0755) != 0)
-    {
-      cg_cli_print_error (_("cannot create the folder “%s”: %s"), folder, g_strerror (errno));
-      return CG_CLI_EXIT_FAILED;
-    }
   for (guint i = 0; classes[i] != NULL; i++)
     {
-      g_autofree char *name = g_strdup_printf ("%s.%s", classes[i], cg_export_format_to_string (format));
-      g_autofree char *path = NULL;
-      g_autoptr(GFile) file = NULL;
-      g_autoptr(GOutputStream) out = NULL;
-      g_autoptr(GError) error = NULL;
-      gboolean existed;
-
       /* Class names are the model's; one that is not a plain file name
        * does not get to choose where it is written. */
       if (strchr (classes[i], '/') != NULL || classes[i][0] == '.')
@@ -81,25 +90,48 @@ export_records_per_class (CgProject          *project,
           cg_cli_print_error (_("the class name “%s” cannot be a file name: export it with --class"), classes[i]);
           return CG_CLI_EXIT_FAILED;
         }
-      path = g_build_filename (folder, name, NULL);
-      file = g_file_new_for_path (path);
-      existed = g_file_query_exists (file, NULL);
-      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error));
-      if (out == NULL)
-        g_prefix_error (&error, _("Cannot write “%s”: "), path);
-      if (out == NULL || !cg_export_records_full (project, model, classes[i], region, format, out, &error))
-        {
-          if (out != NULL)
-            abandon_output (out, file, existed);
-          cg_cli_print_error ("%s", error->message);
-          return CG_CLI_EXIT_FAILED;
-        }
-      if (!g_output_stream_close (out, NULL, &error))
-        {
-          cg_cli_print_error ("%s", error->message);
-          return CG_CLI_EXIT_FAILED;
-        }
     }
+  if (g_mkdir_with_parents (folder, 0755) != 0)
+    {
+      cg_cli_print_error (_("cannot create the folder “%s”: %s"), folder, g_strerror (errno));
+      return CG_CLI_EXIT_FAILED;
+    }
+  for (guint i = 0; classes[i] != NULL && error == NULL; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.%s", classes[i], cg_export_format_to_string (format));
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      PendingOutput output = { g_file_new_for_path (path), NULL, FALSE };
+
+      output.existed = g_file_query_exists (output.file, NULL);
+      output.out = G_OUTPUT_STREAM (g_file_replace (output.file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                                    NULL, &error));
+      if (output.out == NULL)
+        {
+          g_prefix_error (&error, _("Cannot write “%s”: "), path);
+          pending_output_clear (&output);
+          break;
+        }
+      g_array_append_val (pending, output);
+      cg_export_records_full (project, model, classes[i], region, format, output.out, &error);
+    }
+  if (error != NULL)
+    {
+      for (guint i = 0; i < pending->len; i++)
+        {
+          PendingOutput *output = &g_array_index (pending, PendingOutput, i);
+
+          abandon_output (output->out, output->file, output->existed);
+        }
+      cg_cli_print_error ("%s", error->message);
+      return error->domain == CG_EXPORT_ERROR && error->code == CG_EXPORT_ERROR_REGION
+             ? CG_CLI_EXIT_USAGE : CG_CLI_EXIT_FAILED;
+    }
+  for (guint i = 0; i < pending->len; i++)
+    if (!g_output_stream_close (g_array_index (pending, PendingOutput, i).out, NULL, &error))
+      {
+        cg_cli_print_error ("%s", error->message);
+        return CG_CLI_EXIT_FAILED;
+      }
   return CG_CLI_EXIT_OK;
 }
 
@@ -225,12 +257,15 @@ cg_cli_export (int    argc,
     model = cg_site_model_load (cg_project_get_store (project), site, version, &error);
   else
     model = cg_site_model_load_latest (cg_project_get_store (project), site, &error);
-  if (model == NULL && !g_str_equal (what, "pages"))
+  /* Pages export without a model, every page unclassified, only when
+   * the project has none: a --site or --model that names no model is an
+   * error, not a request for unclassified pages. */
+  if (model == NULL && (!g_str_equal (what, "pages") || site != NULL ||
+                        !g_error_matches (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND)))
     {
       cg_cli_print_error ("%s", error->message);
       return CG_CLI_EXIT_FAILED;
     }
-  /* Pages export without a model: every page is unclassified. */
   g_clear_error (&error);
 
   if (class_name != NULL && !g_str_equal (what, "records"))
@@ -259,6 +294,16 @@ cg_cli_export (int    argc,
                           cg_site_model_get_version (model), cg_site_model_get_site (model), class_name);
       return CG_CLI_EXIT_USAGE;
     }
+  /* A folder (one that is there, or a path ending in "/") gets one file
+   * per class, even of one class. */
+  if (g_str_equal (what, "records") && (format == CG_EXPORT_CSV || format == CG_EXPORT_TSV) && output != NULL &&
+      (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, G_DIR_SEPARATOR_S)) &&
+      class_name != NULL)
+    {
+      const char *classes[] = { class_name, NULL };
+
+      return export_records_per_class (project, model, classes, region, format, output);
+    }
   if (g_str_equal (what, "records") && class_name == NULL && (format == CG_EXPORT_CSV || format == CG_EXPORT_TSV))
     {
       g_auto(GStrv) classes = cg_export_list_record_classes (project, model, &error);
@@ -273,10 +318,10 @@ cg_cli_export (int    argc,
           cg_cli_print_error (_("the project “%s” has no extracted records (run “cartograph-cli extract”)"), folder);
           return CG_CLI_EXIT_FAILED;
         }
+      if (output != NULL && (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, G_DIR_SEPARATOR_S)))
+        return export_records_per_class (project, model, (const char * const *) classes, region, format, output);
       if (classes[1] == NULL)
         class_name = g_strdup (classes[0]);
-      else if (output != NULL && (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, "/")))
-        return export_records_per_class (project, model, (const char * const *) classes, region, format, output);
       else
         {
           cg_cli_print_error (_("records of %u classes do not fit one %s table: name one with --class, "

@@ -133,4 +133,28 @@ with demo_site() as url:
             check("a failed export leaves the output file as it was",
                   r.returncode == 2 and existing.read() == "keep me\n")
 
+        # A region only some classes have, to a folder: nothing is written,
+        # not the files of the classes before the one that lacks it.
+        regions = os.path.join(tmp, "regions") + "/"
+        r = run("export", "--project", project, "--what", "records", "--format", "csv", "--region", "1",
+                "--output", regions)
+        check("--region 1 of every class to a folder fails naming a class without it (%s)" % r.stderr.strip(),
+              r.returncode == 2 and "no region 1" in r.stderr)
+        check("... and writes no file", not os.path.exists(regions) or os.listdir(regions) == [])
+        with open(os.path.join(folder, "author.csv"), newline="") as f:
+            before = f.read()
+        r = run("export", "--project", project, "--what", "records", "--format", "csv", "--region", "1",
+                "--output", folder)
+        with open(os.path.join(folder, "author.csv"), newline="") as f:
+            check("... and leaves the files of an earlier export as they were",
+                  r.returncode == 2 and f.read() == before)
+
+        # One class to a folder: a file in it, named after the class.
+        one_class = os.path.join(tmp, "one-class") + "/"
+        r = run("export", "--project", project, "--what", "records", "--format", "tsv", "--class", "book",
+                "--output", one_class)
+        check("one class to a folder: CLASS.tsv in it (%s)" % r.stderr.strip(),
+              r.returncode == 0 and os.listdir(one_class) == ["book.tsv"] and
+              os.path.getsize(os.path.join(one_class, "book.tsv")) > 0)
+
 finish()

@@ -46,6 +46,11 @@ with demo_site() as url:
         check("every row has its fields",
               all({"url", "class", "status", "warc_file", "warc_offset"} <= row.keys() for row in rows))
         check("pages without a model are unclassified", all(row["class"] == "unclassified" for row in rows))
+        for named in (["--site", "http://nowhere.example/"], ["--site", url, "--model", "3"]):
+            unknown = run("export", "--project", project, "--what", "pages", *named)
+            check("pages of a model the project lacks (%s) fail, naming it: %s" % (" ".join(named),
+                                                                                unknown.stderr.strip()),
+                  unknown.returncode == 1 and unknown.stdout == "" and "model" in unknown.stderr)
         mismatches = 0
         for row in rows[::25]:
             record = read_record(os.path.join(project, "warc", row["warc_file"]), row["warc_offset"])
