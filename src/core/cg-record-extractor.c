@@ -874,6 +874,35 @@ extract_class (CgProject              *project,
   return TRUE;
 }
 
+/* Records are extracted from the pages labelled with the model's
+ * classes: by the exploration that learned it, or by a harvest with it.
+ * A model imported from a file has none until it is harvested with, and
+ * "0 pages" would not say why. */
+static gboolean
+check_labelled (CgProject    *project,
+                CgSiteModel  *model,
+                GError      **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = cg_store_prepare (store, "SELECT EXISTS (SELECT 1 FROM page_labels WHERE model_id = ?1)", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, cg_site_model_get_id (model));
+  if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+    return cg_store_set_error (store, rc, error);
+  if (sqlite3_column_int (stmt, 0) != 0)
+    return TRUE;
+  g_set_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_NO_PAGES,
+               _("No archived page is labelled with the classes of model version %d of %s: a model's pages are "
+                 "labelled by the exploration that learned it or by a harvest with it, so harvest the site with "
+                 "this model first"),
+               cg_site_model_get_version (model), cg_site_model_get_site (model));
+  return FALSE;
+}
+
 gboolean
 cg_record_extractor_run (CgProject              *project,
                          CgSiteModel            *model,
@@ -890,7 +919,7 @@ cg_record_extractor_run (CgProject              *project,
   Skips skips = { skipped, user_data };
   gboolean ok = TRUE;
 
-  if (!check_model (project, model, error))
+  if (!check_model (project, model, error) || !check_labelled (project, model, error))
     return FALSE;
   if (class_name != NULL && get_class (model, class_name, error) == NULL)
     return FALSE;

@@ -150,6 +150,10 @@ with demo_site() as url:
               imported.returncode == 0 and "version 3" in imported.stdout)
         same = run("compare", "--project", project, "--site", url, "1", "3")
         check("the imported spec is the model it came from", same.returncode == 0 and "same classes" in same.stdout)
+        unlabelled = run("extract", "--project", project, "--quiet")
+        check("extract with the imported model, whose pages no crawl labelled, says to harvest first (%s)"
+              % unlabelled.stderr.strip(),
+              unlabelled.returncode == 1 and "version 3" in unlabelled.stderr and "harvest" in unlabelled.stderr)
         differ = run("compare", "--project", project, "--site", url, "1", "2")
         check("a smaller sample's model differs from the first",
               differ.returncode == 0 and ("- class" in differ.stdout or "- link" in differ.stdout))
