@@ -265,7 +265,26 @@ set_sql_error (GError     **error,
                const char  *path,
                int          code)
 {
-  return set_sql_error_message (error, path, code, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
+  int primary = code & 0xff;
+  int system_errno = db != NULL ? sqlite3_system_errno (db) : 0;
+  g_autofree char *message = NULL;
+
+  /* SQLite says "database or disk is full" (its page limit is far out of
+   * reach: it is the disk), or "disk I/O error" for a write that ran out
+   * of space, where the system's reason says what to do about it. */
+  if (primary == SQLITE_FULL || (primary == SQLITE_IOERR && (system_errno == ENOSPC || system_errno == EDQUOT)))
+    {
+      g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                   _("The disk holding the project database “%s” is full: free some space and try again; "
+                     "what was stored before is kept"),
+                   path);
+      return FALSE;
+    }
+  if (primary == SQLITE_IOERR && system_errno != 0)
+    message = g_strdup_printf ("%s (%s)", db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code),
+                               g_strerror (system_errno));
+  return set_sql_error_message (error, path, code,
+                                message != NULL ? message : db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
 }
 
 int

@@ -208,7 +208,7 @@ test_create_fails_half_way (void)
   project = cg_project_create (folder, "Disk Full Archive", &error);
   g_assert_null (project);
   g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL);
-  g_assert_nonnull (strstr (error->message, "full"));
+  g_assert_nonnull (strstr (error->message, "is full: free some space"));
   g_clear_error (&error);
   /* The parent folder it made for it goes too. */
   g_assert_false (g_file_test (parent, G_FILE_TEST_EXISTS));
