@@ -480,3 +480,49 @@ cg_project_count_crawls (CgProject *self)
     return 0;
   return (guint) sqlite3_column_int (stmt, 0);
 }
+
+void
+cg_crawl_summary_free (CgCrawlSummary *summary)
+{
+  g_free (summary->kind);
+  g_free (summary->state);
+  g_free (summary->seed_url);
+  g_free (summary);
+}
+
+GPtrArray *
+cg_project_list_crawls (CgProject  *self,
+                        GError    **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) crawls = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_crawl_summary_free);
+  int rc;
+
+  g_return_val_if_fail (CG_IS_PROJECT (self), NULL);
+
+  stmt = cg_store_prepare (self->store,
+                           "SELECT c.id, c.kind, c.state, c.seed_url, count(f.id), coalesce(sum(f.size), 0) "
+                           "FROM crawls c LEFT JOIN fetches f ON f.crawl_id = c.id GROUP BY c.id ORDER BY c.id",
+                           error);
+  if (stmt == NULL)
+    return NULL;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      CgCrawlSummary *summary = g_new0 (CgCrawlSummary, 1);
+
+      summary->id = sqlite3_column_int64 (stmt, 0);
+      summary->kind = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      summary->state = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+      summary->seed_url = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
+      summary->n_fetched = (guint) sqlite3_column_int64 (stmt, 4);
+      summary->bytes = (guint64) sqlite3_column_int64 (stmt, 5);
+      g_ptr_array_add (crawls, summary);
+    }
+  /* A read error is not a shorter list. */
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (self->store, rc, error);
+      return NULL;
+    }
+  return g_steal_pointer (&crawls);
+}

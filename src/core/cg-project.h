@@ -66,4 +66,20 @@ gint64      cg_project_add_crawl           (CgProject   *self,
                                             GError     **error);
 guint       cg_project_count_crawls        (CgProject   *self);
 
+/* One crawl of a project, as `info` and the window list it. */
+typedef struct {
+  gint64  id;
+  char   *kind;        /* crawl, explore or harvest */
+  char   *state;       /* created, running, stopped, finished, failed… */
+  char   *seed_url;
+  guint   n_fetched;   /* fetches recorded, pages and requisites */
+  guint64 bytes;       /* their payloads */
+} CgCrawlSummary;
+
+void        cg_crawl_summary_free          (CgCrawlSummary *summary);
+/* The project's crawls, oldest first; NULL with @error when the store
+ * cannot be read. */
+GPtrArray  *cg_project_list_crawls         (CgProject   *self,
+                                            GError     **error);
+
 G_END_DECLS

@@ -8,6 +8,7 @@ import collections
 import contextlib
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -150,6 +151,12 @@ with demo_site() as url:
               imported.returncode == 0 and "version 3" in imported.stdout)
         same = run("compare", "--project", project, "--site", url, "1", "3")
         check("the imported spec is the model it came from", same.returncode == 0 and "same classes" in same.stdout)
+        info = run("info", "--project", project)
+        check("info lists the site's model versions and the crawls that learned them (%s)" % info.stdout.strip(),
+              info.returncode == 0 and "Sites with a model: 1" in info.stdout and
+              "%s  (model versions 1, 2, 3)" % url in info.stdout and
+              len(re.findall(r"^  \d+  explore +finished +%s  \(\d+ URLs fetched, " % re.escape(url), info.stdout,
+                             re.M)) == 2)
         unlabelled = run("extract", "--project", project, "--quiet")
         check("extract with the imported model, whose pages no crawl labelled, says to harvest first (%s)"
               % unlabelled.stderr.strip(),
