@@ -112,7 +112,9 @@ export_records_per_class (CgProject          *project,
           break;
         }
       g_array_append_val (pending, output);
-      cg_export_records_full (project, model, classes[i], region, format, output.out, &error);
+      if (!cg_export_records_full (project, model, classes[i], region, format, output.out, &error) &&
+          error->domain == G_IO_ERROR)
+        g_prefix_error (&error, _("Cannot write “%s”: "), path);
     }
   if (error != NULL)
     {
@@ -129,7 +131,9 @@ export_records_per_class (CgProject          *project,
   for (guint i = 0; i < pending->len; i++)
     if (!g_output_stream_close (g_array_index (pending, PendingOutput, i).out, NULL, &error))
       {
-        cg_cli_print_error ("%s", error->message);
+        g_autofree char *path = g_file_get_parse_name (g_array_index (pending, PendingOutput, i).file);
+
+        cg_cli_print_error (_("Cannot write “%s”: %s"), path, error->message);
         return CG_CLI_EXIT_FAILED;
       }
   return CG_CLI_EXIT_OK;
@@ -364,6 +368,12 @@ cg_cli_export (int    argc,
   /* A failed export to a file leaves the file as it was, or none. */
   if (!ok && output != NULL)
     abandon_output (out, file, existed);
+  if (!ok && error->domain == G_IO_ERROR)
+    {
+      /* GIO's messages ("No space left on device") do not name the file. */
+      cg_cli_print_error (_("Cannot write “%s”: %s"), output != NULL ? output : _("standard output"), error->message);
+      return CG_CLI_EXIT_FAILED;
+    }
   if (!ok)
     {
       cg_cli_print_error ("%s", error->message);
@@ -373,7 +383,7 @@ cg_cli_export (int    argc,
     }
   if (!g_output_stream_close (out, NULL, &error))
     {
-      cg_cli_print_error ("%s", error->message);
+      cg_cli_print_error (_("Cannot write “%s”: %s"), output != NULL ? output : _("standard output"), error->message);
       return CG_CLI_EXIT_FAILED;
     }
   return CG_CLI_EXIT_OK;

@@ -73,6 +73,10 @@ with demo_site() as url:
         piped = run("export", "--project", project, "--what", "pages", "--format", "csv", "--output", "/dev/stdout")
         check("--output /dev/stdout writes to the pipe (%s)" % piped.stderr.strip(),
               piped.returncode == 0 and piped.stdout == as_csv.stdout)
+        if os.path.exists("/dev/full"):
+            full = run("export", "--project", project, "--what", "pages", "--format", "csv", "--output", "/dev/full")
+            check("an export to a full disk fails naming the file (%s)" % full.stderr.strip(),
+                  full.returncode == 1 and "“/dev/full”" in full.stderr and os.path.exists("/dev/full"))
 
         fresh = os.path.join(tmp, "fresh.graphml")
         bad = run("export", "--project", project, "--what", "pages", "--format", "graphml", "--output", fresh)
