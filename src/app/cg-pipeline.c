@@ -30,6 +30,7 @@ struct _CgPipeline
   gboolean         exploration_crawl_ended;
   gboolean         javascript;
   char            *site_url;
+  char            *renderer;        /* cg_pipeline_set_renderer(), or NULL */
 
   CgSiteExplorer  *explorer;
   CgHarvester     *harvester;
@@ -258,6 +259,7 @@ cg_pipeline_explore (CgPipeline             *self,
   self->javascript = javascript;
   g_clear_object (&self->model);
   g_free (self->site_url);
+  g_free (self->renderer);
   self->site_url = site_of (config->seeds[0]);
   self->exploration_crawl_ended = FALSE;
   g_signal_connect_object (cg_site_explorer_get_crawler (self->explorer), "finished",
@@ -347,11 +349,12 @@ samples_rendered_cb (GObject      *source,
  * crash of the web engine cannot take the window down, and the views
  * render on a virtual display of their own instead of showing up on the
  * user's screen. The command is found beside the window's executable
- * (installed, or in the build tree), or where CARTOGRAPH_CLI says. */
+ * (installed, or in the build tree), or where CARTOGRAPH_CLI or
+ * cg_pipeline_set_renderer() says. */
 static char *
-find_cli (void)
+find_cli (CgPipeline *self)
 {
-  const char *from_env = g_getenv ("CARTOGRAPH_CLI");
+  const char *from_env = self->renderer != NULL ? self->renderer : g_getenv ("CARTOGRAPH_CLI");
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
   const char * const candidates[] = { "cartograph-cli", "../cli/cartograph-cli", "../src/cli/cartograph-cli" };
@@ -451,7 +454,7 @@ start_render_process (CgPipeline   *self,
                       CgSiteModel  *model,
                       GError      **error)
 {
-  g_autofree char *cli = find_cli ();
+  g_autofree char *cli = find_cli (self);
   g_autofree char *version = NULL;
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GPtrArray) argv = NULL;
@@ -886,6 +889,15 @@ cg_pipeline_get_stage (CgPipeline *self)
 {
   g_return_val_if_fail (CG_IS_PIPELINE (self), CG_PIPELINE_IDLE);
   return self->stage;
+}
+
+void
+cg_pipeline_set_renderer (CgPipeline *self,
+                          const char *command)
+{
+  g_return_if_fail (CG_IS_PIPELINE (self));
+  g_free (self->renderer);
+  self->renderer = g_strdup (command);
 }
 
 gboolean

@@ -103,6 +103,13 @@ void             cg_pipeline_stop           (CgPipeline            *self);
 
 CgPipelineStage  cg_pipeline_get_stage      (CgPipeline            *self);
 gboolean         cg_pipeline_is_busy        (CgPipeline            *self);
+/* The command that renders a model's samples (`cartograph-cli`, run as
+ * `model --render-only`), instead of the one beside the window's
+ * executable or in CARTOGRAPH_CLI; NULL finds it again. A command that is
+ * not executable renders nothing, as when none is found. Unlike the
+ * environment, it can be set while threads run. */
+void             cg_pipeline_set_renderer   (CgPipeline            *self,
+                                             const char            *command);
 /* Only crawls can pause. */
 gboolean         cg_pipeline_can_pause      (CgPipeline            *self);
 gboolean         cg_pipeline_is_paused      (CgPipeline            *self);

@@ -29,6 +29,7 @@ typedef struct {
   gboolean       kept_running;
   CgDemoServer  *server;        /* the site explored, when not the demo's own */
   CgPipeline    *pipeline;      /* the window's, kept past the window */
+  const char    *renderer;      /* the command the window's pipeline renders with, or NULL */
 } QuitTest;
 
 static gboolean
@@ -298,6 +299,8 @@ quit_while_rendering_cb (gpointer user_data)
   cg_crawl_config_disable_politeness (config);
   cg_learner_params_init (&params);
   params.max_pages = 40;
+  cg_pipeline_set_renderer (cg_project_page_get_pipeline (CG_PROJECT_PAGE (cg_window_get_project_page (test->window))),
+                            test->renderer);
   g_assert_true (cg_project_page_explore (CG_PROJECT_PAGE (cg_window_get_project_page (test->window)),
                                           config, &params, FALSE, &error));
   g_assert_no_error (error);
@@ -324,7 +327,7 @@ test_quit_while_rendering (void)
   g_file_set_contents (renderer, "#!/bin/sh\necho 'progress 0 3'\nexec sleep 600\n", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (renderer, 0755), ==, 0);
-  g_setenv ("CARTOGRAPH_CLI", renderer, TRUE);
+  test.renderer = renderer;
   test.server = cg_demo_server_new ();
   g_assert_true (cg_demo_server_start (test.server, 0, &error));
   g_assert_no_error (error);
@@ -333,7 +336,6 @@ test_quit_while_rendering (void)
   g_assert_nonnull (test.pipeline);
   g_assert_false (cg_pipeline_is_busy (test.pipeline));
   g_clear_object (&test.pipeline);
-  g_unsetenv ("CARTOGRAPH_CLI");
   cg_demo_server_stop (test.server);
   g_clear_object (&test.server);
   g_assert_null (test.window);

@@ -125,7 +125,6 @@ fixture_tear_down (Fixture       *fixture,
     g_main_context_iteration (NULL, FALSE);
   cg_test_remove_tree (fixture->folder);
   g_free (fixture->folder);
-  g_unsetenv ("CARTOGRAPH_CLI");
 }
 
 /* Writes @body as an executable shell script in the fixture's folder and
@@ -141,7 +140,7 @@ use_renderer_script (Fixture    *fixture,
   g_file_set_contents (path, script, -1, &error);
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (path, 0755), ==, 0);
-  g_setenv ("CARTOGRAPH_CLI", path, TRUE);
+  cg_pipeline_set_renderer (fixture->pipeline, path);
   return path;
 }
 

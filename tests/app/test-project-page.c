@@ -1051,7 +1051,7 @@ explore_without_renders (Fixture     *f,
   CgSiteModel *model;
 
   g_assert_nonnull (no_renderer);
-  g_setenv ("CARTOGRAPH_CLI", no_renderer, TRUE);
+  cg_pipeline_set_renderer (cg_project_page_get_pipeline (f->page), no_renderer);
   g_strfreev (config->seeds);
   config->seeds = g_strsplit (url, " ", -1);
   cg_crawl_config_disable_politeness (config);
@@ -1127,7 +1127,6 @@ test_unreadable_pages (Fixture       *f,
 
   g_signal_handlers_disconnect_by_data (pipeline, &e);
   g_ptr_array_unref (site.held);
-  g_unsetenv ("CARTOGRAPH_CLI");
 }
 
 static gboolean
@@ -1284,7 +1283,6 @@ test_extract_records (Fixture       *f,
 
   g_signal_handlers_disconnect_by_data (pipeline, &e);
   g_ptr_array_unref (site.held);
-  g_unsetenv ("CARTOGRAPH_CLI");
 }
 
 /* A crawl recorded as running that no process runs (its process was
