@@ -1830,13 +1830,14 @@ static gboolean
 is_list_of_its_own (Builder    *b,
                     guint       node,
                     guint       depth,
-                    GHashTable *nodes)
+                    GHashTable *nodes,
+                    GHashTable *rare_clusters)
 {
   const View *view = &g_array_index (b->views, View, node);
   g_autoptr(GHashTable) members = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) holders = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) holders = NULL;
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer key, value, rare;
   guint top = 0, top_cluster = 0, repeated = 0;
   const Cluster *cluster;
 
@@ -1867,6 +1868,13 @@ is_list_of_its_own (Builder    *b,
   if (repeated != 1 || 2 * top <= view->content_end - view->content_start)
     return FALSE;
 
+  /* Whether a cluster is found in fewer than half of @nodes is the same
+   * for every node: asked once per cluster, not once per node, which on a
+   * list of thousands of records would walk the cluster thousands of
+   * times. */
+  if (g_hash_table_lookup_extended (rare_clusters, GUINT_TO_POINTER (top_cluster), NULL, &rare))
+    return GPOINTER_TO_UINT (rare);
+  holders = g_hash_table_new (NULL, NULL);
   cluster = g_ptr_array_index (b->clusters, top_cluster);
   for (guint m = 0; m < cluster->members->len; m++)
     {
@@ -1879,7 +1887,9 @@ is_list_of_its_own (Builder    *b,
       if (g_hash_table_contains (nodes, holder))
         g_hash_table_add (holders, holder);
     }
-  return 2 * g_hash_table_size (holders) < g_hash_table_size (nodes);
+  rare = GUINT_TO_POINTER (2 * g_hash_table_size (holders) < g_hash_table_size (nodes));
+  g_hash_table_insert (rare_clusters, GUINT_TO_POINTER (top_cluster), rare);
+  return GPOINTER_TO_UINT (rare);
 }
 
 /* The records of a type-A region: the nodes at @depth that hold items of
@@ -1904,6 +1914,7 @@ segment_type_a (Builder   *b,
 {
   g_autoptr(GHashTable) nodes = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) defined = NULL;
+  g_autoptr(GHashTable) rare_clusters = g_hash_table_new (NULL, NULL);  /* cluster → is_list_of_its_own()'s answer */
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
   gboolean deeper = depth > g_array_index (b->views, View, candidate->lcp).depth + 1;
   GHashTableIter iter;
@@ -1955,7 +1966,7 @@ segment_type_a (Builder   *b,
 
       if (defined != NULL && !g_hash_table_contains (defined, key))
         continue;
-      if (!deeper && is_list_of_its_own (b, node, depth, nodes))
+      if (!deeper && is_list_of_its_own (b, node, depth, nodes, rare_clusters))
         continue;
       g_array_append_val (order, node);
     }
