@@ -207,7 +207,8 @@ print_summary (CgProject   *project,
       joined = g_strjoinv (", ", columns);
       /* Translators: class, wrapper kind (list or detail), page count, record count, then the column names. */
       printf (_("  %-20s %-6s %5u pages %7u records  columns: %s\n"), klass->name,
-              cg_wrapper_kind_to_string (stored->kind), pages, records, joined);
+              stored->kind == CG_WRAPPER_LIST ? C_("wrapper kind", "list") : C_("wrapper kind", "detail"),
+              pages, records, joined);
     }
 }
 

@@ -174,8 +174,11 @@ print_model (CgSiteModel *model)
     {
       CgPageClass *klass = g_ptr_array_index (classes, i);
 
-      printf ("  %-24s %4u %s  depth %d  %s\n", klass->name, klass->n_pages, _("pages"), klass->depth,
-              klass->url_pattern != NULL ? klass->url_pattern : "");
+      /* Translators: a class: its name, pages in the sample, depth from the
+       * entry page and URL pattern, in columns. */
+      printf (g_dngettext (GETTEXT_PACKAGE, "  %-24s %4u page   depth %d  %s\n", "  %-24s %4u pages  depth %d  %s\n",
+                           klass->n_pages),
+              klass->name, klass->n_pages, klass->depth, klass->url_pattern != NULL ? klass->url_pattern : "");
     }
   for (guint i = 0; i < links->len; i++)
     {
