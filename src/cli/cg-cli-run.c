@@ -90,7 +90,9 @@ cg_cli_run_print_event (CgCliRun   *self,
                         const char *url,
                         const char *message)
 {
-  if (kind == CG_CRAWL_EVENT_ROBOTS || kind == CG_CRAWL_EVENT_FETCH_FAILED)
+  /* The error that ends a run is printed once, with the exit
+   * (cg_cli_run_exit_code()). */
+  if (kind == CG_CRAWL_EVENT_ROBOTS || kind == CG_CRAWL_EVENT_FETCH_FAILED || kind == CG_CRAWL_EVENT_ERROR)
     return FALSE;
   if (self->terminal)
     fprintf (stderr, "\r\033[K");

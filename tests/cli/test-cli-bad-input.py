@@ -81,6 +81,16 @@ with demo_site() as url:
         resumed = run("crawl", "--resume", "--project", project, "--quiet")
         check("the earlier crawl still resumes", resumed.returncode == 0)
 
+        # A crawl that cannot go on (its WARC file is gone) says why, once.
+        lost = os.path.join(tmp, "lost")
+        run("crawl", url, "--project", lost, "--no-politeness", "--max-pages", "5", "--quiet")
+        for name in os.listdir(os.path.join(lost, "warc")):
+            if name.endswith(".warc.gz"):
+                os.unlink(os.path.join(lost, "warc", name))
+        result = run("crawl", "--resume", "--project", lost, "--max-pages", "10")
+        check("a resume whose WARC file is gone fails, saying so once (%s)" % result.stderr.strip(),
+              result.returncode == 1 and result.stderr.count("is missing") == 1)
+
         # A number with a leading zero is decimal, as users mean it.
         leading_zero = os.path.join(tmp, "leading-zero")
         result = run("crawl", url, "--project", leading_zero, "--no-politeness", "--quiet", "--max-pages", "010")
