@@ -1163,7 +1163,10 @@ task_progress_cb (CgPipeline    *pipeline,
 {
   g_autofree char *text = NULL;
 
-  if (what == NULL)
+  if (what == NULL && cg_pipeline_get_stage (pipeline) == CG_PIPELINE_EXTRACTING)
+    /* Translators: archived pages given a class of the model so far, of all. */
+    text = g_strdup_printf (_("%u of %u pages labelled with the model’s classes"), done, total);
+  else if (what == NULL)
     /* Translators: sample pages rendered so far, of all. */
     text = g_strdup_printf (_("%u of %u sample pages rendered"), done, total);
   else

@@ -56,7 +56,9 @@ progress_cb (const char *class_name,
 {
   ExtractCli *cli = user_data;
 
-  g_hash_table_replace (cli->pages, g_strdup (class_name), GUINT_TO_POINTER (pages_done));
+  /* No class: the pages are being labelled with the model's classes. */
+  if (class_name != NULL)
+    g_hash_table_replace (cli->pages, g_strdup (class_name), GUINT_TO_POINTER (pages_done));
   /* Extraction runs on this thread: this lets the SIGINT source run and
    * cancel it between two pages. */
   while (g_main_context_iteration (NULL, FALSE))
@@ -66,8 +68,11 @@ progress_cb (const char *class_name,
   /* The terminal codes (back to the line's start, clear it) stay out of
    * the translatable message. */
   fputs ("\r\033[K", stderr);
-  fprintf (stderr, _("Extracting %s: %u of %u pages, %u records"),
-           class_name, pages_done, pages_total, n_records);
+  if (class_name == NULL)
+    fprintf (stderr, _("Labelling the archived pages with the model’s classes: %u of %u"), pages_done, pages_total);
+  else
+    fprintf (stderr, _("Extracting %s: %u of %u pages, %u records"),
+             class_name, pages_done, pages_total, n_records);
   fflush (stderr);
 }
 

@@ -844,17 +844,14 @@ build_classifier (CgProject    *project,
   for (guint c = 0; c < classes->len; c++)
     {
       CgPageClass *klass = g_ptr_array_index (classes, c);
-      g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_autoptr(GPtrArray) leaves = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
-      g_autofree char **schema = NULL;
-      g_auto(GStrv) fingerprint = NULL;
+      g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
+      g_autoptr(GPtrArray) urls = g_ptr_array_new ();
 
       for (guint s = 0; klass->samples != NULL && klass->samples[s] != NULL; s++)
         {
           g_autoptr(GError) local_error = NULL;
           g_autofree char *content_type = NULL;
           g_autoptr(GBytes) body = read_page (store, warc_dir, crawl_id, klass->samples[s], &content_type, &local_error);
-          g_auto(GStrv) page_schema = NULL;
           htmlDocPtr doc;
 
           /* A sample the archive lacks is left out; a database that cannot
@@ -873,20 +870,10 @@ build_classifier (CgProject    *project,
                                content_type, &local_error);
           if (doc == NULL)
             continue;
-          page_schema = cg_page_schema_collect (doc, klass->samples[s], NULL);
-          for (guint p = 0; page_schema != NULL && page_schema[p] != NULL; p++)
-            g_hash_table_add (paths, g_strdup (page_schema[p]));
-          g_ptr_array_add (leaves, cg_page_collect_leaf_paths (doc, CG_LEAF_PATHS_ALL_LEAVES));
-          xmlFreeDoc (doc);
+          g_ptr_array_add (docs, doc);
+          g_ptr_array_add (urls, klass->samples[s]);
         }
-      if (leaves->len == 0)
-        continue;
-      schema = (char **) g_hash_table_get_keys_as_array (paths, NULL);
-      if (!cg_page_classifier_set_schema (classifier, klass->name, (const char * const *) schema, error))
-        return NULL;
-      fingerprint = cg_uxclust_fingerprint (leaves, CG_UXCLUST_DEFAULT_OCCURRENCE);
-      if (!cg_page_classifier_set_fingerprint (classifier, klass->name, (const char * const *) fingerprint,
-                                               NULL, error))
+      if (!cg_page_classifier_learn_samples (classifier, klass->name, docs, urls, error))
         return NULL;
     }
   return g_steal_pointer (&classifier);

@@ -426,3 +426,36 @@ cg_page_classifier_classify (CgPageClassifier  *self,
   out->score = nearest;
   return TRUE;
 }
+
+gboolean
+cg_page_classifier_learn_samples (CgPageClassifier  *self,
+                                  const char        *class_name,
+                                  GPtrArray         *docs,
+                                  GPtrArray         *urls,
+                                  GError           **error)
+{
+  g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) leaves = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_autofree char **schema = NULL;
+  g_auto(GStrv) fingerprint = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (docs != NULL && urls != NULL && docs->len == urls->len, FALSE);
+
+  if (docs->len == 0)
+    return TRUE;
+  for (guint i = 0; i < docs->len; i++)
+    {
+      htmlDocPtr doc = g_ptr_array_index (docs, i);
+      g_auto(GStrv) page_schema = cg_page_schema_collect (doc, g_ptr_array_index (urls, i), NULL);
+
+      for (guint p = 0; page_schema != NULL && page_schema[p] != NULL; p++)
+        g_hash_table_add (paths, g_strdup (page_schema[p]));
+      g_ptr_array_add (leaves, cg_page_collect_leaf_paths (doc, CG_LEAF_PATHS_ALL_LEAVES));
+    }
+  schema = (char **) g_hash_table_get_keys_as_array (paths, NULL);
+  if (!cg_page_classifier_set_schema (self, class_name, (const char * const *) schema, error))
+    return FALSE;
+  fingerprint = cg_uxclust_fingerprint (leaves, CG_UXCLUST_DEFAULT_OCCURRENCE);
+  return cg_page_classifier_set_fingerprint (self, class_name, (const char * const *) fingerprint, NULL, error);
+}

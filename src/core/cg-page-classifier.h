@@ -139,6 +139,17 @@ gboolean      cg_page_classifier_set_schema      (CgPageClassifier   *self,
                                                   const char * const *schema,
                                                   GError            **error);
 
+/* Gives a class the schema and fingerprint of its sample pages @docs
+ * (htmlDocPtr, each fetched from the URL at the same index of @urls): the
+ * union of their schemas, and the UXClust fingerprint of their leaf paths.
+ * No sample leaves the class as the model describes it. Fails for a class
+ * the model does not have. */
+gboolean      cg_page_classifier_learn_samples   (CgPageClassifier   *self,
+                                                  const char         *class_name,
+                                                  GPtrArray          *docs,
+                                                  GPtrArray          *urls,
+                                                  GError            **error);
+
 /* Thresholds: fingerprint similarity (default
  * CG_UXCLUST_DEFAULT_SIMILARITY; a page matches above it) and schema
  * distance (default CG_PAGE_CLASSIFIER_DEFAULT_SCHEMA_DISTANCE; a page

@@ -10,6 +10,7 @@
 
 #include "cg-content-decoder.h"
 #include "cg-links.h"
+#include "cg-page-classifier.h"
 #include "cg-record-extractor.h"
 #include "cg-record-store.h"
 #include "cg-url.h"
@@ -874,16 +875,15 @@ extract_class (CgProject              *project,
   return TRUE;
 }
 
-/* Records are extracted from the pages labelled with the model's
- * classes: by the exploration that learned it, or by a harvest with it.
- * A model imported from a file has none until it is harvested with, and
- * "0 pages" would not say why. */
+/* Whether any page is labelled with the model's classes: by the
+ * exploration that learned it, by a harvest with it, or by
+ * label_pages(). */
 static gboolean
-check_labelled (CgProject    *project,
-                CgSiteModel  *model,
-                GError      **error)
+has_labels (CgStore      *store,
+            CgSiteModel  *model,
+            gboolean     *out_labelled,
+            GError      **error)
 {
-  CgStore *store = cg_project_get_store (project);
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
 
@@ -893,13 +893,187 @@ check_labelled (CgProject    *project,
   sqlite3_bind_int64 (stmt, 1, cg_site_model_get_id (model));
   if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
     return cg_store_set_error (store, rc, error);
-  if (sqlite3_column_int (stmt, 0) != 0)
+  *out_labelled = sqlite3_column_int (stmt, 0) != 0;
+  return TRUE;
+}
+
+/* The pages of a model's site to label: the newest archived copy of each
+ * URL under the site that was fetched whole (status 200), by URL id. */
+static GArray *
+list_site_pages (CgStore      *store,
+                 CgSiteModel  *model,
+                 GError      **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GArray) pages = g_array_new (FALSE, FALSE, sizeof (PageRef));
+  const char *site = cg_site_model_get_site (model);
+  int rc;
+
+  g_array_set_clear_func (pages, (GDestroyNotify) page_ref_clear);
+  stmt = cg_store_prepare (store,
+                           "SELECT max(u.id), u.url FROM urls u JOIN fetches f ON f.url_id = u.id "
+                           "WHERE f.status = 200 AND f.warc_offset IS NOT NULL "
+                           "  AND (f.mime IS NULL OR f.mime LIKE 'text/html%' OR f.mime LIKE 'application/xhtml+xml%') "
+                           "GROUP BY u.url ORDER BY 1",
+                           error);
+  if (stmt == NULL)
+    return NULL;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *url = (const char *) sqlite3_column_text (stmt, 1);
+      PageRef ref;
+
+      /* The site is a URL ending in "/": its pages are the URLs under it. */
+      if (url == NULL || !g_str_has_prefix (url, site))
+        continue;
+      ref.url_id = sqlite3_column_int64 (stmt, 0);
+      ref.url = g_strdup (url);
+      g_array_append_val (pages, ref);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      cg_store_set_error (store, rc, error);
+      return NULL;
+    }
+  return g_steal_pointer (&pages);
+}
+
+/* Pages labelled in one transaction. */
+#define LABEL_BATCH 100
+
+/* Labels the archived pages of the model's site with its classes, as a
+ * harvest with the model would: its classifier, given the schemas and
+ * fingerprints of each class's samples, classifies the newest copy of
+ * each page. For a model no crawl labelled pages for, such as one
+ * imported from a file, so that its records can be extracted from what
+ * the project already holds. Progress is reported with a NULL class. */
+static gboolean
+label_pages (CgProject              *project,
+             CgSiteModel            *model,
+             Archive                *archive,
+             GCancellable           *cancellable,
+             CgExtractProgressFunc   progress,
+             const Skips            *skips,
+             gpointer                user_data,
+             guint                  *out_labelled,
+             GError                **error)
+{
+  CgStore *store = cg_project_get_store (project);
+  GPtrArray *classes = cg_site_model_get_classes (model);
+  g_autoptr(CgPageClassifier) classifier = cg_page_classifier_new (model, error);
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  g_autoptr(GArray) pages = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint labelled = 0;
+  gboolean in_transaction = FALSE;
+
+  *out_labelled = 0;
+  if (classifier == NULL)
+    return FALSE;
+  for (guint c = 0; c < classes->len; c++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, c);
+      g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func (free_doc);
+      g_autoptr(GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+
+      if (!load_samples (project, model, archive, skips, klass, G_MAXUINT, docs, urls, error) ||
+          !cg_page_classifier_learn_samples (classifier, klass->name, docs, urls, error))
+        return FALSE;
+    }
+  pages = list_site_pages (store, model, error);
+  if (pages == NULL)
+    return FALSE;
+  insert = cg_store_prepare (store,
+                             "INSERT OR REPLACE INTO page_labels (url_id, model_id, class, method) "
+                             "VALUES (?1, ?2, ?3, ?4)",
+                             error);
+  if (insert == NULL)
+    return FALSE;
+  for (guint i = 0; i < pages->len && local_error == NULL; i++)
+    {
+      const PageRef *page = &g_array_index (pages, PageRef, i);
+      g_autoptr(GError) unreadable = NULL;
+      CgClassification classification = { NULL, CG_CLASSIFY_NONE, 0 };
+      htmlDocPtr doc;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, &local_error))
+        break;
+      if (!in_transaction && !(in_transaction = cg_store_begin (store, &local_error)))
+        break;
+      /* A page that cannot be read is not labelled, and so has no
+       * records: extraction, which reads it again, reports it. */
+      doc = archive_load_page (archive, page->url_id, page->url, &unreadable);
+      if (doc != NULL &&
+          cg_page_classifier_classify (classifier, doc, page->url, NULL, NULL, &classification, NULL) &&
+          classification.class_name != NULL)
+        {
+          sqlite3_bind_int64 (insert, 1, page->url_id);
+          sqlite3_bind_int64 (insert, 2, cg_site_model_get_id (model));
+          sqlite3_bind_text (insert, 3, classification.class_name, -1, SQLITE_TRANSIENT);
+          sqlite3_bind_text (insert, 4, cg_classify_method_to_string (classification.method), -1, SQLITE_STATIC);
+          if (cg_store_step_done (store, insert, &local_error))
+            labelled++;
+          sqlite3_reset (insert);
+        }
+      g_clear_pointer (&doc, xmlFreeDoc);
+      if (local_error == NULL && ((i + 1) % LABEL_BATCH == 0 || i + 1 == pages->len))
+        {
+          in_transaction = FALSE;
+          cg_store_commit (store, &local_error);
+        }
+      if (local_error == NULL && progress != NULL)
+        progress (NULL, i + 1, pages->len, 0, user_data);
+    }
+  /* Labelling is all or nothing: had a stop kept the labels made, the
+   * next run would take the model for labelled and extract from part of
+   * its pages. The model had none before. */
+  if (in_transaction)
+    cg_store_rollback (store);
+  if (local_error != NULL)
+    {
+      g_autoptr(sqlite3_stmt) forget = cg_store_prepare (store, "DELETE FROM page_labels WHERE model_id = ?1", NULL);
+
+      if (forget != NULL)
+        {
+          sqlite3_bind_int64 (forget, 1, cg_site_model_get_id (model));
+          cg_store_step_done (store, forget, NULL);
+        }
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  *out_labelled = labelled;
+  return TRUE;
+}
+
+/* Records are extracted from the pages labelled with the model's
+ * classes. A model no crawl labelled pages for (one imported from a
+ * file) labels the site's archived pages first; one that labels none
+ * says so, rather than extracting from no page. */
+static gboolean
+ensure_labelled (CgProject              *project,
+                 CgSiteModel            *model,
+                 Archive                *archive,
+                 GCancellable           *cancellable,
+                 CgExtractProgressFunc   progress,
+                 const Skips            *skips,
+                 gpointer                user_data,
+                 GError                **error)
+{
+  gboolean labelled = FALSE;
+  guint n_labelled = 0;
+
+  if (!has_labels (cg_project_get_store (project), model, &labelled, error))
+    return FALSE;
+  if (labelled)
+    return TRUE;
+  if (!label_pages (project, model, archive, cancellable, progress, skips, user_data, &n_labelled, error))
+    return FALSE;
+  if (n_labelled > 0)
     return TRUE;
   g_set_error (error, CG_RECORD_EXTRACTOR_ERROR, CG_RECORD_EXTRACTOR_ERROR_NO_PAGES,
-               _("No archived page is labelled with the classes of model version %d of %s: a model's pages are "
-                 "labelled by the exploration that learned it or by a harvest with it, so harvest the site with "
-                 "this model first"),
-               cg_site_model_get_version (model), cg_site_model_get_site (model));
+               _("No archived page of %s is like a class of model version %d: crawl or harvest the site "
+                 "with this model first"),
+               cg_site_model_get_site (model), cg_site_model_get_version (model));
   return FALSE;
 }
 
@@ -919,7 +1093,7 @@ cg_record_extractor_run (CgProject              *project,
   Skips skips = { skipped, user_data };
   gboolean ok = TRUE;
 
-  if (!check_model (project, model, error) || !check_labelled (project, model, error))
+  if (!check_model (project, model, error))
     return FALSE;
   if (class_name != NULL && get_class (model, class_name, error) == NULL)
     return FALSE;
@@ -950,10 +1124,14 @@ cg_record_extractor_run (CgProject              *project,
         }
       g_ptr_array_add (missing, klass);
     }
-  if (!learn_classes (project, model, missing, class_name != NULL, cancellable, &skips, error))
-    return FALSE;
-
   archive_init (&archive, project);
+  if (!ensure_labelled (project, model, &archive, cancellable, progress, &skips, user_data, error) ||
+      !learn_classes (project, model, missing, class_name != NULL, cancellable, &skips, error))
+    {
+      archive_clear (&archive);
+      return FALSE;
+    }
+
   for (guint i = 0; i < classes->len && ok; i++)
     {
       CgPageClass *klass = g_ptr_array_index (classes, i);

@@ -43,7 +43,8 @@ GQuark        cg_record_extractor_error_quark (void);
 
 /* Progress of cg_record_extractor_run(), called on the calling thread
  * after each page: @pages_done of @pages_total pages of @class_name are
- * done and gave @n_records records so far. */
+ * done and gave @n_records records so far. A NULL @class_name: pages
+ * labelled with the model's classes, of all of its site. */
 typedef void (*CgExtractProgressFunc) (const char *class_name,
                                        guint       pages_done,
                                        guint       pages_total,
@@ -98,7 +99,11 @@ gboolean      cg_record_extractor_extract_page (CgProject             *project,
 
 /* Extracts the records of every archived page of @class_name (or of
  * every class with a wrapper when NULL), reading each page's payload
- * from the WARC, one page at a time. Classes of @model that have no
+ * from the WARC, one page at a time. The pages are those labelled with
+ * @model's classes; a model with none (one imported from a file) first
+ * labels the archived pages of its site with its classifier, all or none
+ * of them, and fails with CG_RECORD_EXTRACTOR_ERROR_NO_PAGES when no page
+ * is like any of its classes. Classes of @model that have no
  * stored wrapper yet are learned first; a named class where none can be
  * learned fails. A page whose payload cannot be read or parsed is
  * skipped, reported to @skipped, and keeps its old records. Stops
