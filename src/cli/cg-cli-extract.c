@@ -191,6 +191,8 @@ print_summary (CgProject   *project,
       g_autoptr(CgWrapper) wrapper = NULL;
       g_auto(GStrv) columns = NULL;
       g_autofree char *joined = NULL;
+      g_autofree char *pages_text = NULL;
+      g_autofree char *records_text = NULL;
       guint pages = GPOINTER_TO_UINT (g_hash_table_lookup (cli->pages, klass->name));
       guint records = counts != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (counts, klass->name)) : 0;
 
@@ -210,10 +212,14 @@ print_summary (CgProject   *project,
         }
       columns = cg_wrapper_list_column_names (wrapper);
       joined = g_strjoinv (", ", columns);
-      /* Translators: class, wrapper kind (list or detail), page count, record count, then the column names. */
-      printf (_("  %-20s %-6s %5u pages %7u records  columns: %s\n"), klass->name,
+      /* Translators: the pages of a class, in a column five digits wide. */
+      pages_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%5u page ", "%5u pages", pages), pages);
+      /* Translators: the records of a class, in a column seven digits wide. */
+      records_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%7u record ", "%7u records", records), records);
+      /* Translators: class, wrapper kind (list or detail), then "N pages", "N records" and the column names. */
+      printf (_("  %-20s %-6s %s %s  columns: %s\n"), klass->name,
               stored->kind == CG_WRAPPER_LIST ? C_("wrapper kind", "list") : C_("wrapper kind", "detail"),
-              pages, records, joined);
+              pages_text, records_text, joined);
     }
 }
 
