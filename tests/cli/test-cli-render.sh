@@ -77,8 +77,10 @@ done
 base=$(grep -o "http://127.0.0.1:[0-9]*/" "$tmp/demo.out" | head -n 1)
 check "the demo server started" '[ -n "$base" ]'
 
-xvfb_before=$(pgrep -c -x Xvfb || true)
-out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$cli" render --out "$tmp/live" "$base" "${base}category/fiction/" "file:///etc/passwd" 2>"$tmp/live.err"); rc=$?
+# In a session of its own, so that its Xvfb is told from those of tests
+# running beside it: the session's id is the shell's pid, which exec keeps.
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY setsid -w sh -c 'echo $$ > "$0"; exec "$@"' "$tmp/render.sid" \
+        "$cli" render --out "$tmp/live" "$base" "${base}category/fiction/" "file:///etc/passwd" 2>"$tmp/live.err"); rc=$?
 check "a failed page makes render exit 1" '[ $rc -eq 1 ]'
 check "the file URL is refused by name" 'grep -q "file:///etc/passwd" "$tmp/live.err"'
 check "pages.jsonl has a line per URL" '[ "$(wc -l < "$tmp/live/pages.jsonl")" -eq 3 ]'
@@ -87,7 +89,8 @@ check "the decorated DOM carries font data" 'grep -q "data-cg-fontdata=" "$tmp/l
 check "the decorated DOM carries paths" 'grep -q "data-cg-xpath=\"/html\[1\]/body\[1\]" "$tmp/live/00002.html"'
 check "the thumbnail is a PNG" '[ "$(head -c 4 "$tmp/live/00002.png" | tail -c 3)" = "PNG" ]'
 check "no file content in any page" '! grep -q "root:x:" "$tmp"/live/*.html'
-check "the Xvfb it started is gone" '[ "$(pgrep -c -x Xvfb || true)" -eq "$xvfb_before" ]'
+check "the render ran in a session of its own" 'grep -q "^[0-9][0-9]*$" "$tmp/render.sid"'
+check "the Xvfb it started is gone" '! pgrep -s "$(cat "$tmp/render.sid")" -x Xvfb'
 
 # Archived by a crawl, then rendered from the project and from its WARC
 # file with the site down: everything comes from the archive.
