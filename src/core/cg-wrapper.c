@@ -492,27 +492,65 @@ is_hidden (xmlNodePtr node,
   return FALSE;
 }
 
+/* A field's text as it is gathered: collapsed, and cut, with a mark that
+ * says so, where it would be longer than CG_WRAPPER_MAX_VALUE_LENGTH. */
+typedef struct {
+  GString  *out;
+  gboolean  space;  /* a space is due before the next visible character */
+  gboolean  cut;
+} FieldText;
+
+#define CUT_MARK "…"
+
 static void
-append_node_text (GString    *out,
+field_text_init (FieldText *text)
+{
+  text->out = g_string_new (NULL);
+  text->space = FALSE;
+  text->cut = FALSE;
+}
+
+static void
+field_text_append (FieldText  *text,
+                   const char *part)
+{
+  /* Room is kept for the mark, so that a cut value stays within the
+   * bound too. */
+  if (!text->cut &&
+      !cg_text_append_collapsed (text->out, part, &text->space, CG_WRAPPER_MAX_VALUE_LENGTH - strlen (CUT_MARK)))
+    text->cut = TRUE;
+}
+
+/* The text, ending with the mark if it was cut: an export of a long
+ * article's text must not pass for the whole of it. */
+static GString *
+field_text_finish (FieldText *text)
+{
+  if (text->cut)
+    g_string_append (text->out, CUT_MARK);
+  return g_steal_pointer (&text->out);
+}
+
+static void
+append_node_text (FieldText  *text,
                   xmlNodePtr  node,
-                  gboolean   *space,
                   guint       depth)
 {
-  if (depth > CG_DOM_PATH_MAX_DEPTH || out->len >= CG_WRAPPER_MAX_VALUE_LENGTH)
+  if (depth > CG_DOM_PATH_MAX_DEPTH || text->cut)
     return;
   switch (node->type)
     {
     case XML_TEXT_NODE:
     case XML_CDATA_SECTION_NODE:
       if (node->content != NULL)
-        cg_text_append_collapsed (out, (const char *) node->content, space, CG_WRAPPER_MAX_VALUE_LENGTH);
+        field_text_append (text, (const char *) node->content);
       break;
     case XML_ATTRIBUTE_NODE:
       {
         xmlChar *value = xmlNodeGetContent (node);
 
         if (value != NULL)
-          cg_text_append_collapsed (out, (const char *) value, space, CG_WRAPPER_MAX_VALUE_LENGTH);
+          field_text_append (text, (const char *) value);
         xmlFree (value);
       }
       break;
@@ -520,11 +558,11 @@ append_node_text (GString    *out,
       if (is_skipped (node))
         break;
       if (node_is (node, "br") || is_block (node))
-        *space = TRUE;
+        text->space = TRUE;
       for (xmlNodePtr child = node->children; child != NULL; child = child->next)
-        append_node_text (out, child, space, depth + 1);
+        append_node_text (text, child, depth + 1);
       if (is_block (node))
-        *space = TRUE;
+        text->space = TRUE;
       break;
     default:
       break;
@@ -536,16 +574,16 @@ static char *
 run_text (xmlNodePtr first,
           xmlNodePtr last)
 {
-  GString *out = g_string_new (NULL);
-  gboolean space = FALSE;
+  FieldText text;
 
+  field_text_init (&text);
   for (xmlNodePtr node = first; node != NULL; node = node->next)
     {
-      append_node_text (out, node, &space, 0);
+      append_node_text (&text, node, 0);
       if (node == last)
         break;
     }
-  return g_string_free (out, FALSE);
+  return g_string_free (field_text_finish (&text), FALSE);
 }
 
 static gboolean
@@ -916,18 +954,16 @@ strip_label (GString    *value,
 static char *
 following_text (xmlNodePtr node)
 {
-  GString *out = g_string_new (NULL);
-  gboolean space = FALSE;
+  FieldText text;
 
-  for (xmlNodePtr n = node->next; n != NULL; n = n->next)
+  field_text_init (&text);
+  for (xmlNodePtr n = node->next; n != NULL && !text.cut; n = n->next)
     {
       if (node_is (n, "br") || is_block (n))
         break;
-      append_node_text (out, n, &space, 0);
-      if (out->len >= CG_WRAPPER_MAX_VALUE_LENGTH)
-        break;
+      append_node_text (&text, n, 0);
     }
-  return g_string_free (out, FALSE);
+  return g_string_free (field_text_finish (&text), FALSE);
 }
 
 static char *
@@ -936,7 +972,6 @@ column_value (Column     *column,
               const char *base)
 {
   g_autoptr(GString) out = NULL;
-  gboolean space = FALSE;
 
   if (nodes->len == 0)
     return g_strdup ("");
@@ -969,18 +1004,19 @@ column_value (Column     *column,
     }
   else
     {
-      out = g_string_new (NULL);
-      for (guint i = 0; i < nodes->len; i++)
+      FieldText text;
+
+      field_text_init (&text);
+      for (guint i = 0; i < nodes->len && !text.cut; i++)
         {
           xmlNodePtr node = g_ptr_array_index (nodes, i);
 
           /* Nodes that are not adjacent siblings are separate texts. */
           if (i > 0 && ((xmlNodePtr) g_ptr_array_index (nodes, i - 1))->next != node)
-            space = TRUE;
-          append_node_text (out, node, &space, 0);
-          if (out->len >= CG_WRAPPER_MAX_VALUE_LENGTH)
-            break;
+            text.space = TRUE;
+          append_node_text (&text, node, 0);
         }
+      out = field_text_finish (&text);
     }
   strip_label (out, column->label);
   return g_string_free (g_steal_pointer (&out), FALSE);

@@ -82,7 +82,8 @@ G_BEGIN_DECLS
 #define CG_WRAPPER_MAX_XPATH_LENGTH   4096
 /* Largest wrapper definition accepted, in bytes. */
 #define CG_WRAPPER_MAX_JSON_SIZE      (1024 * 1024)
-/* A field's value is cut (at a character boundary) to this many bytes. */
+/* A field's value is at most this many bytes: a longer one is cut, at a
+ * character boundary, and ends with "…" to say so. */
 #define CG_WRAPPER_MAX_VALUE_LENGTH   (64 * 1024)
 /* At most this many records are read from one page. */
 #define CG_WRAPPER_MAX_RECORDS        100000

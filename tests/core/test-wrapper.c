@@ -579,7 +579,7 @@ test_same_text_as_clustvx (void)
   xmlFreeDoc (doc);
 
   /* Two-byte characters past the bound: the value stops before it, on a
-   * whole character. */
+   * whole character, and ends with a mark that it was cut. */
   g_clear_pointer (&records, g_ptr_array_unref);
   for (guint i = 0; i < CG_WRAPPER_MAX_VALUE_LENGTH; i++)
     g_string_append (huge, "é");
@@ -591,10 +591,33 @@ test_same_text_as_clustvx (void)
   g_assert_cmpuint (records->len, ==, 2);
   {
     const char *value = cg_record_get (g_ptr_array_index (records, 0), "title");
+    gsize length = strlen (value);
 
-    g_assert_cmpuint (strlen (value), ==, CG_WRAPPER_MAX_VALUE_LENGTH);
+    g_assert_cmpuint (length, <=, CG_WRAPPER_MAX_VALUE_LENGTH);
+    g_assert_cmpuint (length, >, CG_WRAPPER_MAX_VALUE_LENGTH - 8);
     g_assert_true (g_utf8_validate (value, -1, NULL));
+    g_assert_true (g_str_has_suffix (value, "…"));
+    for (const char *p = value; !g_str_equal (p, "…"); p = g_utf8_next_char (p))
+      g_assert_cmpuint (g_utf8_get_char (p), ==, 0xE9);
+    /* The next record, and the other field, are whole. */
+    g_assert_cmpstr (cg_record_get (g_ptr_array_index (records, 0), "price"), ==, "x");
+    g_assert_cmpstr (cg_record_get (g_ptr_array_index (records, 1), "title"), ==, "b");
   }
+  xmlFreeDoc (doc);
+
+  /* A value just within the bound is whole, with no mark. */
+  g_clear_pointer (&records, g_ptr_array_unref);
+  g_string_truncate (huge, 0);
+  g_string_append (huge, "<html><body><ul><li><a href=/>");
+  for (guint i = 0; i < CG_WRAPPER_MAX_VALUE_LENGTH - 4; i++)
+    g_string_append_c (huge, 'a');
+  g_string_append (huge, "</a><span>x</span><li><a href=/>b</a><span>y</span></ul>");
+  doc = cg_html_parse (huge->str, huge->len, "http://127.0.0.1/", NULL, &error);
+  g_assert_no_error (error);
+  records = cg_wrapper_apply (wrapper, doc, "http://127.0.0.1/", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (cg_record_get (g_ptr_array_index (records, 0), "title")), ==,
+                    CG_WRAPPER_MAX_VALUE_LENGTH - 4);
   xmlFreeDoc (doc);
 }
 
