@@ -973,6 +973,8 @@ test_leave_busy_project (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) created = cg_project_create (other, NULL, &error);
   ShownProject wanted = { window, other };
+  g_autofree char *demo_folder = NULL;
+  ShownProject demo_shown = { window, NULL };
   CgProjectPage *page = CG_PROJECT_PAGE (cg_window_get_project_page (window));
   AdwMessageDialog *dialog;
   CgProject *demo;
@@ -983,6 +985,8 @@ test_leave_busy_project (void)
   cg_window_try_demo (window);
   cg_test_wait_for (demo_is_open, window, "the demo project");
   demo = cg_project_page_get_project (page);
+  demo_folder = g_strdup (cg_project_get_folder (demo));
+  demo_shown.folder = demo_folder;
   g_assert_true (cg_window_is_busy (window));
 
   /* Keep the crawl: nothing changes. */
@@ -1013,8 +1017,23 @@ test_leave_busy_project (void)
   cg_test_wait_for (shows_project, &wanted, "the other project to open");
   g_assert_false (cg_window_is_busy (window));
 
-  /* Agreeing to close while a crawl runs closes the window. */
+  /* Agreeing to close while a crawl runs closes the window. The demo
+   * explores again, unless its first exploration ended before the stop
+   * (a loaded machine) and saved a model, which the demo then opens on:
+   * that one is explored again from the page. */
   cg_window_try_demo (window);
+  cg_test_wait_for (shows_project, &demo_shown, "the demo project to open again");
+  if (!cg_window_is_busy (window))
+    {
+      g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+
+      g_strfreev (config->seeds);
+      config->seeds = g_new0 (char *, 2);
+      config->seeds[0] = cg_window_get_demo_url (window);
+      g_assert_nonnull (config->seeds[0]);
+      g_assert_true (cg_project_page_explore (page, config, NULL, FALSE, &error));
+      g_assert_no_error (error);
+    }
   cg_test_wait_for ((CgTestCondition) cg_window_is_busy, window, "the demo to explore again");
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_close (GTK_WINDOW (window));
