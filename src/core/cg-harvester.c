@@ -1527,21 +1527,10 @@ store_label (CgHarvester      *self,
              GError          **error)
 {
   CgProject *project = thread_project (self, error);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
 
-  if (project == NULL)
-    return FALSE;
-  stmt = cg_store_prepare (cg_project_get_store (project),
-                           "INSERT OR REPLACE INTO page_labels (url_id, model_id, class, method) VALUES (?1, ?2, ?3, ?4)",
-                           error);
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (stmt, 1, url_id);
-  sqlite3_bind_int64 (stmt, 2, cg_site_model_get_id (self->model));
-  if (class_name != NULL)
-    sqlite3_bind_text (stmt, 3, class_name, -1, SQLITE_STATIC);
-  sqlite3_bind_text (stmt, 4, cg_classify_method_to_string (method), -1, SQLITE_STATIC);
-  return cg_store_step_done (cg_project_get_store (project), stmt, error);
+  return project != NULL &&
+         cg_page_classifier_store_label (cg_project_get_store (project), url_id, cg_site_model_get_id (self->model),
+                                         class_name, method, error);
 }
 
 static gboolean save_state (CgHarvester *self, GError **error);
@@ -2423,10 +2412,10 @@ state_path_for (CgProject *project,
 
 /* Keeps what a resumed harvest needs and the crawl does not hold: the
  * options, the model, the earlier harvest, and for a harvest by example
- * how many pages were mapped before its crawl began. */
-/* A harvest that cannot keep its state could not be resumed, nor
- * compared with by the next one: failing at once, naming the file, is
- * better than a harvest that runs to its end and is then lost. */
+ * how many pages were mapped before its crawl began. A harvest that
+ * cannot keep it could not be resumed, nor compared with by the next
+ * one: the caller fails it at once, with the error naming the file,
+ * rather than let it run to its end and then be lost. */
 static gboolean
 save_state (CgHarvester  *self,
             GError      **error)

@@ -459,3 +459,28 @@ cg_page_classifier_learn_samples (CgPageClassifier  *self,
   fingerprint = cg_uxclust_fingerprint (leaves, CG_UXCLUST_DEFAULT_OCCURRENCE);
   return cg_page_classifier_set_fingerprint (self, class_name, (const char * const *) fingerprint, NULL, error);
 }
+
+gboolean
+cg_page_classifier_store_label (CgStore           *store,
+                                gint64             url_id,
+                                gint64             model_id,
+                                const char        *class_name,
+                                CgClassifyMethod   method,
+                                GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (CG_IS_STORE (store), FALSE);
+
+  stmt = cg_store_prepare (store,
+                           "INSERT OR REPLACE INTO page_labels (url_id, model_id, class, method) VALUES (?1, ?2, ?3, ?4)",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, url_id);
+  sqlite3_bind_int64 (stmt, 2, model_id);
+  if (class_name != NULL)
+    sqlite3_bind_text (stmt, 3, class_name, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 4, cg_classify_method_to_string (method), -1, SQLITE_STATIC);
+  return cg_store_step_done (store, stmt, error);
+}

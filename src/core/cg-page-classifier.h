@@ -9,6 +9,7 @@
 #include <libxml/HTMLparser.h>
 
 #include "cg-site-model.h"
+#include "cg-store.h"
 #include "cg-uxclust.h"
 
 G_BEGIN_DECLS
@@ -175,6 +176,16 @@ gboolean      cg_page_classifier_classify        (CgPageClassifier   *self,
                                                   const char         *inbound_xpath,
                                                   const char         *link_class,
                                                   CgClassification   *out,
+                                                  GError            **error);
+
+/* Records in @store that the page @url_id is of the class @class_name
+ * (NULL: of none) of the model @model_id, found by @method, in place of
+ * the label it had in that model. */
+gboolean      cg_page_classifier_store_label     (CgStore            *store,
+                                                  gint64              url_id,
+                                                  gint64              model_id,
+                                                  const char         *class_name,
+                                                  CgClassifyMethod    method,
                                                   GError            **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgPageClassifier, cg_page_classifier_free)

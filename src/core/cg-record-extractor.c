@@ -961,7 +961,6 @@ label_pages (CgProject              *project,
   CgStore *store = cg_project_get_store (project);
   GPtrArray *classes = cg_site_model_get_classes (model);
   g_autoptr(CgPageClassifier) classifier = cg_page_classifier_new (model, error);
-  g_autoptr(sqlite3_stmt) insert = NULL;
   g_autoptr(GArray) pages = NULL;
   g_autoptr(GError) local_error = NULL;
   guint labelled = 0;
@@ -983,16 +982,9 @@ label_pages (CgProject              *project,
   pages = list_site_pages (store, model, error);
   if (pages == NULL)
     return FALSE;
-  insert = cg_store_prepare (store,
-                             "INSERT OR REPLACE INTO page_labels (url_id, model_id, class, method) "
-                             "VALUES (?1, ?2, ?3, ?4)",
-                             error);
-  if (insert == NULL)
-    return FALSE;
   for (guint i = 0; i < pages->len && local_error == NULL; i++)
     {
       const PageRef *page = &g_array_index (pages, PageRef, i);
-      g_autoptr(GError) unreadable = NULL;
       CgClassification classification = { NULL, CG_CLASSIFY_NONE, 0 };
       htmlDocPtr doc;
 
@@ -1002,19 +994,13 @@ label_pages (CgProject              *project,
         break;
       /* A page that cannot be read is not labelled, and so has no
        * records: extraction, which reads it again, reports it. */
-      doc = archive_load_page (archive, page->url_id, page->url, &unreadable);
+      doc = archive_load_page (archive, page->url_id, page->url, NULL);
       if (doc != NULL &&
           cg_page_classifier_classify (classifier, doc, page->url, NULL, NULL, &classification, NULL) &&
-          classification.class_name != NULL)
-        {
-          sqlite3_bind_int64 (insert, 1, page->url_id);
-          sqlite3_bind_int64 (insert, 2, cg_site_model_get_id (model));
-          sqlite3_bind_text (insert, 3, classification.class_name, -1, SQLITE_TRANSIENT);
-          sqlite3_bind_text (insert, 4, cg_classify_method_to_string (classification.method), -1, SQLITE_STATIC);
-          if (cg_store_step_done (store, insert, &local_error))
-            labelled++;
-          sqlite3_reset (insert);
-        }
+          classification.class_name != NULL &&
+          cg_page_classifier_store_label (store, page->url_id, cg_site_model_get_id (model),
+                                          classification.class_name, classification.method, &local_error))
+        labelled++;
       g_clear_pointer (&doc, xmlFreeDoc);
       if (local_error == NULL && ((i + 1) % LABEL_BATCH == 0 || i + 1 == pages->len))
         {
