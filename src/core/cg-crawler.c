@@ -1306,6 +1306,23 @@ find_readable_response (CrawlRun     *run,
   return FALSE;
 }
 
+/* Whether the project holds a response with @payload_digest in a WARC
+ * file that is still there. A read error is taken as none. */
+static gboolean
+has_readable_response (CrawlRun   *run,
+                       const char *payload_digest)
+{
+  sqlite3_stmt *stmt = run_stmt (run, RUN_STMT_FIND_DUPLICATE, NULL);
+  gboolean found;
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, payload_digest, -1, SQLITE_STATIC);
+  found = find_readable_response (run, stmt);
+  sqlite3_reset (stmt);
+  return found;
+}
+
 /* Finds an earlier response with the same payload, in any crawl of the
  * project, so that a revisit record refers to it instead of a copy;
  * @out_mime (may be NULL) gets its type. Best-effort: a read error is
@@ -1748,6 +1765,16 @@ start_fetch (CrawlRun       *run,
   if (run->crawler->driven && driver->validators != NULL &&
       driver->validators (driver->user_data, item->url, &data->etag, &data->last_modified, &data->earlier_digest))
     {
+      /* A 304 stands for the earlier copy: the revisit refers to it and
+       * the driver reads it (a harvest follows its links). One whose
+       * every copy is in a WARC file no longer there (see
+       * find_missing_warc_files()) is asked for in full instead. */
+      if (data->earlier_digest != NULL && !has_readable_response (run, data->earlier_digest))
+        {
+          g_clear_pointer (&data->etag, g_free);
+          g_clear_pointer (&data->last_modified, g_free);
+          g_clear_pointer (&data->earlier_digest, g_free);
+        }
       options.if_none_match = data->etag;
       options.if_modified_since = data->last_modified;
       conditional = data->etag != NULL || data->last_modified != NULL;

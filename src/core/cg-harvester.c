@@ -729,7 +729,8 @@ read_archived (const char  *warc_dir,
   return cg_content_decode_header (encoding, http->payload, MAX_ARCHIVED_PAYLOAD, NULL, error);
 }
 
-/* The payload of the project's response with @digest. */
+/* The payload of the project's response with @digest: the first that
+ * can be read, since a copy may be in a WARC file no longer there. */
 static GBytes *
 read_by_digest (CgStore     *store,
                 const char  *warc_dir,
@@ -738,30 +739,40 @@ read_by_digest (CgStore     *store,
                 GError     **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) unreadable = NULL;
   int rc;
 
   stmt = cg_store_prepare (store,
                            "SELECT w.name, f.warc_offset FROM fetches f JOIN warc_files w ON w.id = f.warc_file_id "
-                           "WHERE f.payload_digest = ?1 AND f.record_type = 'response' ORDER BY f.id LIMIT 1",
+                           "WHERE f.payload_digest = ?1 AND f.record_type = 'response' ORDER BY f.id",
                            error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_DONE)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
-                   _("The project holds no response with the payload digest %s"), digest);
-      return NULL;
+      g_autofree char *content_type = NULL;
+      GBytes *payload;
+
+      g_clear_error (&unreadable);
+      payload = read_archived (warc_dir, (const char *) sqlite3_column_text (stmt, 0), sqlite3_column_int64 (stmt, 1),
+                               &content_type, &unreadable);
+      if (payload != NULL)
+        {
+          if (out_content_type != NULL)
+            *out_content_type = g_steal_pointer (&content_type);
+          return payload;
+        }
     }
   /* A damaged database is not a response that was never archived. */
-  if (rc != SQLITE_ROW)
-    {
-      cg_store_set_error (store, rc, error);
-      return NULL;
-    }
-  return read_archived (warc_dir, (const char *) sqlite3_column_text (stmt, 0), sqlite3_column_int64 (stmt, 1),
-                        out_content_type, error);
+  if (rc != SQLITE_DONE)
+    cg_store_set_error (store, rc, error);
+  else if (unreadable != NULL)
+    g_propagate_error (error, g_steal_pointer (&unreadable));
+  else
+    g_set_error (error, CG_HARVESTER_ERROR, CG_HARVESTER_ERROR_NO_HARVEST,
+                 _("The project holds no response with the payload digest %s"), digest);
+  return NULL;
 }
 
 /* The payload of the last fetch of @url in @crawl_id. */
@@ -2335,26 +2346,20 @@ load_wrappers (CgHarvester  *self,
  * newest copy of each: a URL the last harvest did not reach but an
  * earlier one did is still asked for conditionally, and so is a page of
  * the learning crawl that the last harvest read back instead of fetching
- * it. A URL whose earlier copy is in a WARC file that is no longer there
- * is asked for in full: after a 304 the harvest would have no page to
- * read its links from, and all below it would be reported gone. (The
- * crawler tells of the missing files, see find_missing_warc_files().) */
+ * it. (The crawler asks in full for a URL whose earlier copies are all in
+ * WARC files no longer there: after a 304 the harvest would have no page
+ * to read its links from, and all below it would be reported gone.) */
 static gboolean
 load_validators (CgHarvester  *self,
                  GError      **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GHashTable) file_present = NULL;
-  g_autofree char *warc_dir = NULL;
   int rc;
 
   if (self->previous_crawl_id <= 0 || !self->options->conditional)
     return TRUE;
   stmt = cg_store_prepare (cg_project_get_store (self->project),
-                           "SELECT u.url, f.etag, f.last_modified, f.payload_digest, f.mime, "
-                           "  (SELECT w.name FROM fetches r JOIN warc_files w ON w.id = r.warc_file_id "
-                           "   WHERE r.payload_digest = f.payload_digest AND r.record_type = 'response' "
-                           "   ORDER BY r.id LIMIT 1) "
+                           "SELECT u.url, f.etag, f.last_modified, f.payload_digest, f.mime "
                            "FROM fetches f JOIN urls u ON u.id = f.url_id JOIN crawls c ON c.id = f.crawl_id "
                            "WHERE ((c.kind = 'harvest' AND f.crawl_id <= ?1) OR f.crawl_id = ?2) "
                            "  AND (f.status / 100 = 2 OR f.status = 304) "
@@ -2366,33 +2371,15 @@ load_validators (CgHarvester  *self,
   sqlite3_bind_int64 (stmt, 1, self->previous_crawl_id);
   sqlite3_bind_int64 (stmt, 2, cg_harvest_get_reused_crawl (self->project, self->previous_crawl_id));
   self->validators = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) validators_free);
-  file_present = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  warc_dir = cg_project_get_warc_dir (self->project);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      const char *url = (const char *) sqlite3_column_text (stmt, 0);
-      const char *warc_name = (const char *) sqlite3_column_text (stmt, 5);
-      gpointer present;
-      Validators *v;
+      Validators *v = g_new0 (Validators, 1);
 
-      if (warc_name != NULL && !g_hash_table_lookup_extended (file_present, warc_name, NULL, &present))
-        {
-          g_autofree char *path = g_build_filename (warc_dir, warc_name, NULL);
-
-          present = GINT_TO_POINTER (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-          g_hash_table_insert (file_present, g_strdup (warc_name), present);
-        }
-      if (warc_name == NULL || present == NULL)
-        {
-          g_hash_table_remove (self->validators, url);
-          continue;
-        }
-      v = g_new0 (Validators, 1);
       v->etag = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
       v->last_modified = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
       v->digest = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
       v->mime = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
-      g_hash_table_replace (self->validators, g_strdup (url), v);
+      g_hash_table_replace (self->validators, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), v);
     }
   /* A read error ends the rows too; the database that gave it is not
    * one to harvest into. */
