@@ -179,6 +179,7 @@ cg_cli_export (int    argc,
   CgExportFormat format;
   gboolean ok;
   gboolean existed = FALSE;
+  gboolean records_table, to_folder;
   int exit_code = CG_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
@@ -298,17 +299,17 @@ cg_cli_export (int    argc,
                           cg_site_model_get_version (model), cg_site_model_get_site (model), class_name);
       return CG_CLI_EXIT_USAGE;
     }
-  /* A folder (one that is there, or a path ending in "/") gets one file
-   * per class, even of one class. */
-  if (g_str_equal (what, "records") && (format == CG_EXPORT_CSV || format == CG_EXPORT_TSV) && output != NULL &&
-      (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, G_DIR_SEPARATOR_S)) &&
-      class_name != NULL)
+  /* Tables of records to a folder (one that is there, or a path ending
+   * in "/") get one file per class, even of one class. */
+  records_table = g_str_equal (what, "records") && (format == CG_EXPORT_CSV || format == CG_EXPORT_TSV);
+  to_folder = output != NULL && (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, G_DIR_SEPARATOR_S));
+  if (records_table && to_folder && class_name != NULL)
     {
       const char *classes[] = { class_name, NULL };
 
       return export_records_per_class (project, model, classes, region, format, output);
     }
-  if (g_str_equal (what, "records") && class_name == NULL && (format == CG_EXPORT_CSV || format == CG_EXPORT_TSV))
+  if (records_table && class_name == NULL)
     {
       g_auto(GStrv) classes = cg_export_list_record_classes (project, model, &error);
 
@@ -322,7 +323,7 @@ cg_cli_export (int    argc,
           cg_cli_print_error (_("the project “%s” has no extracted records (run “cartograph-cli extract”)"), folder);
           return CG_CLI_EXIT_FAILED;
         }
-      if (output != NULL && (g_file_test (output, G_FILE_TEST_IS_DIR) || g_str_has_suffix (output, G_DIR_SEPARATOR_S)))
+      if (to_folder)
         return export_records_per_class (project, model, (const char * const *) classes, region, format, output);
       if (classes[1] == NULL)
         class_name = g_strdup (classes[0]);
