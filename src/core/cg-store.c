@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -494,6 +495,38 @@ migrate (CgStore  *self,
   return TRUE;
 }
 
+/* SQLite refuses to open a database whose absolute path, with the
+ * "-journal" it may add for its journal, is longer than its file system
+ * layer's limit (512 bytes on Unix), and says only "unable to open
+ * database file", which sent users to check permissions. @suffix is what
+ * the file being opened adds to @path (see create_at_version()), or NULL. */
+static gboolean
+check_path_length (const char  *path,
+                   const char  *suffix,
+                   GError     **error)
+{
+  static const char journal_suffix[] = "-journal";
+  sqlite3_vfs *vfs = sqlite3_vfs_find (NULL);
+  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
+  gsize length = strlen (absolute) + (suffix != NULL ? strlen (suffix) : 0) + strlen (journal_suffix);
+  gsize excess;
+
+  if (vfs == NULL || length <= (gsize) vfs->mxPathname)
+    return TRUE;
+  excess = length - (gsize) vfs->mxPathname;
+  g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_PATH_TOO_LONG,
+               g_dngettext (GETTEXT_PACKAGE,
+                            "The path of the project database “%s” is too long for SQLite: its files may have "
+                            "paths of at most %d bytes, and this one would need %" PRIu64 "; choose a "
+                            "project folder with a path %" PRIu64 " byte shorter",
+                            "The path of the project database “%s” is too long for SQLite: its files may have "
+                            "paths of at most %d bytes, and this one would need %" PRIu64 "; choose a "
+                            "project folder with a path %" PRIu64 " bytes shorter",
+                            excess),
+               absolute, vfs->mxPathname, (guint64) length, (guint64) excess);
+  return FALSE;
+}
+
 static CgStore *
 open_connection (const char  *path,
          int          flags,
@@ -562,6 +595,9 @@ create_at_version (const char  *path,
                    path);
       return NULL;
     }
+
+  if (!check_path_length (path, CREATING_SUFFIX, error))
+    return NULL;
 
   /* What an earlier creation left behind when it was killed. */
   remove_database_files (building);
@@ -637,7 +673,7 @@ cg_store_open (const char  *path,
       return NULL;
     }
 
-  if (!check_existing_database (path, &version, error))
+  if (!check_path_length (path, NULL, error) || !check_existing_database (path, &version, error))
     return NULL;
 
   self = open_connection (path, 0, version, error);

@@ -19,6 +19,7 @@ typedef enum {
   CG_STORE_ERROR_TOO_NEW,
   CG_STORE_ERROR_EXISTS,
   CG_STORE_ERROR_SQL,
+  CG_STORE_ERROR_PATH_TOO_LONG,
 } CgStoreError;
 
 /* Stored in the SQLite header so that Cartograph databases can be told from

@@ -262,6 +262,77 @@ test_failed_statement_reports (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (error->message, "no_such_table"));
 }
 
+/* A database path of exactly @length bytes under @dir, its folders made. */
+static char *
+path_of_length (const char *dir,
+                gsize       length)
+{
+  GString *path = g_string_new (dir);
+  const char *file = "/test.db";
+
+  g_assert_cmpuint (length, >, path->len + strlen (file) + 2);
+  while (path->len + strlen (file) < length)
+    {
+      gsize left = length - path->len - strlen (file);
+      /* A slash and a name of at most 200 bytes, leaving room for at
+       * least one more of a byte if any is left. */
+      gsize name = left - 1 <= 200 ? left - 1 : MIN (200, left - 3);
+
+      g_string_append_c (path, '/');
+      for (gsize i = 0; i < name; i++)
+        g_string_append_c (path, 'd');
+      g_assert_cmpint (g_mkdir_with_parents (path->str, 0755), ==, 0);
+    }
+  g_string_append (path, file);
+  g_assert_cmpuint (path->len, ==, length);
+  return g_string_free (path, FALSE);
+}
+
+/* SQLite opens no file whose path (with its "-journal") passes its limit;
+ * it said only "unable to open database file", which sent users to check
+ * permissions. The limit is exact: a path one byte shorter works. */
+static void
+test_path_too_long (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  int limit = sqlite3_vfs_find (NULL)->mxPathname;
+  gsize journal = strlen ("-journal"), creating = strlen (".creating");
+  g_autofree char *longest_created = path_of_length (f->dir, limit - journal - creating);
+  g_autofree char *too_long_created = path_of_length (f->dir, limit - journal - creating + 1);
+  g_autofree char *longest_opened = path_of_length (f->dir, limit - journal);
+  g_autofree char *too_long_opened = path_of_length (f->dir, limit - journal + 1);
+  g_autoptr(CgStore) store = NULL;
+  g_autofree char *name = NULL;
+
+  /* Creating: the database is built under a longer name first. */
+  store = cg_store_create (too_long_created, &error);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_PATH_TOO_LONG);
+  g_assert_null (store);
+  g_assert_nonnull (strstr (error->message, too_long_created));
+  g_assert_nonnull (strstr (error->message, "1 byte shorter"));
+  g_assert_false (g_file_test (too_long_created, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  store = cg_store_create (longest_created, &error);
+  g_assert_no_error (error);
+  g_assert_true (cg_store_set_meta (store, "name", "Bookshop", &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  /* Opening: a project moved into a deeper folder. */
+  g_assert_cmpint (g_rename (longest_created, too_long_opened), ==, 0);
+  store = cg_store_open (too_long_opened, &error);
+  g_assert_error (error, CG_STORE_ERROR, CG_STORE_ERROR_PATH_TOO_LONG);
+  g_assert_null (store);
+  g_clear_error (&error);
+
+  g_assert_cmpint (g_rename (too_long_opened, longest_opened), ==, 0);
+  store = cg_store_open (longest_opened, &error);
+  g_assert_no_error (error);
+  name = cg_store_get_meta (store, "name");
+  g_assert_cmpstr (name, ==, "Bookshop");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -278,6 +349,7 @@ main (int argc, char **argv)
   ADD ("/store/migrates-old-schema", test_migrates_old_schema);
   ADD ("/store/migrates-extraction-mark", test_migrates_extraction_mark);
   ADD ("/store/failed-statement-reports", test_failed_statement_reports);
+  ADD ("/store/path-too-long", test_path_too_long);
 #undef ADD
 
   return g_test_run ();
