@@ -188,6 +188,7 @@ struct _CgCrawler
 
   CgCrawlDriver  driver;
   gboolean       driven;
+  GPtrArray     *start_warnings;  /* of char *, or NULL */
 
   GMainContext  *owner_context;
   GThread       *thread;
@@ -2518,6 +2519,8 @@ reconcile_warc_files (CrawlRun  *run,
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
   fresh = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int (stmt, 0) != 0;
+  for (guint i = 0; run->crawler->start_warnings != NULL && i < run->crawler->start_warnings->len; i++)
+    report_event (run, CG_CRAWL_EVENT_WARNING, NULL, g_ptr_array_index (run->crawler->start_warnings, i));
   if (!check_warc_files_present (run, error) || !find_missing_warc_files (run, error) ||
       !repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, fresh, &cut, &moved, error))
     return FALSE;
@@ -3026,6 +3029,7 @@ cg_crawler_finalize (GObject *object)
   g_clear_pointer (&self->lock, cg_crawl_lock_release);
   g_clear_object (&self->bandwidth);
   g_clear_pointer (&self->owner_context, g_main_context_unref);
+  g_clear_pointer (&self->start_warnings, g_ptr_array_unref);
   g_mutex_clear (&self->stats_lock);
 
   G_OBJECT_CLASS (cg_crawler_parent_class)->finalize (object);
@@ -3405,6 +3409,19 @@ cg_crawler_get_bandwidth (CgCrawler *self)
  * Starts the crawl in its own thread. Signals are emitted in the
  * thread-default main context of the caller, which must keep running.
  */
+void
+cg_crawler_add_start_warning (CgCrawler  *self,
+                              const char *message)
+{
+  g_return_if_fail (CG_IS_CRAWLER (self));
+  g_return_if_fail (message != NULL);
+  g_return_if_fail (self->thread == NULL);
+
+  if (self->start_warnings == NULL)
+    self->start_warnings = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->start_warnings, g_strdup (message));
+}
+
 void
 cg_crawler_start (CgCrawler *self)
 {

@@ -153,6 +153,12 @@ gint64        cg_crawler_get_crawl_id   (CgCrawler            *self);
 const CgCrawlConfig *cg_crawler_get_config (CgCrawler         *self);
 CgBandwidth  *cg_crawler_get_bandwidth  (CgCrawler            *self);
 
+/* A warning its driver has about the crawl (a harvest whose classifier
+ * could not read some of its sample pages), reported as a
+ * CG_CRAWL_EVENT_WARNING event when the crawl starts, beside the crawl's
+ * own warnings. Call before cg_crawler_start(). */
+void          cg_crawler_add_start_warning (CgCrawler         *self,
+                                            const char        *message);
 void          cg_crawler_start          (CgCrawler            *self);
 void          cg_crawler_pause          (CgCrawler            *self);
 void          cg_crawler_unpause        (CgCrawler            *self);

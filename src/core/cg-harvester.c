@@ -553,6 +553,7 @@ struct _CgHarvester
   /* The crawl thread's while it runs. */
   CgProject          *thread_project;
   CgPageClassifier   *classifier;
+  char               *classifier_warning;  /* what it lacks, or NULL */
   GHashTable         *class_depths;   /* class name → depth + 1 (GINT_TO_POINTER) */
   GHashTable         *rules;          /* source class → GPtrArray of LinkRule */
   GHashTable         *class_patterns; /* class name → GRegex (URL pattern) */
@@ -839,8 +840,11 @@ is_html (const char *content_type)
 static CgPageClassifier *
 build_classifier (CgProject    *project,
                   CgSiteModel  *model,
+                  char        **out_warning,
                   GError      **error)
 {
+  g_autoptr(GString) short_classes = g_string_new (NULL);
+  guint n_samples = 0, n_unread = 0;
   g_autoptr(CgPageClassifier) classifier = cg_page_classifier_new (model, error);
   g_autofree char *warc_dir = cg_project_get_warc_dir (project);
   CgStore *store = cg_project_get_store (project);
@@ -857,6 +861,7 @@ build_classifier (CgProject    *project,
       CgPageClass *klass = g_ptr_array_index (classes, c);
       g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
       g_autoptr(GPtrArray) urls = g_ptr_array_new ();
+      gboolean class_listed = FALSE;
 
       for (guint s = 0; klass->samples != NULL && klass->samples[s] != NULL; s++)
         {
@@ -872,9 +877,17 @@ build_classifier (CgProject    *project,
               g_propagate_error (error, g_steal_pointer (&local_error));
               return NULL;
             }
+          n_samples++;
           if (body == NULL)
             {
               g_debug ("Sample %s of class %s: %s", klass->samples[s], klass->name, local_error->message);
+              n_unread++;
+              /* Each class once in the warning below. */
+              if (!class_listed)
+                {
+                  g_string_append_printf (short_classes, "%s%s", short_classes->len > 0 ? ", " : "", klass->name);
+                  class_listed = TRUE;
+                }
               continue;
             }
           doc = cg_html_parse (g_bytes_get_data (body, NULL), g_bytes_get_size (body), klass->samples[s],
@@ -887,6 +900,17 @@ build_classifier (CgProject    *project,
       if (!cg_page_classifier_learn_samples (classifier, klass->name, docs, urls, error))
         return NULL;
     }
+  /* Pages are labelled by their likeness to the samples: without some of
+   * them (their WARC files gone), pages of those classes can go
+   * unlabelled, which the harvest would not say otherwise. */
+  if (n_unread > 0)
+    *out_warning = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u of the %u sample pages the model was learnt from is not in "
+                                                 "the archive (of %s): pages like it may go unlabelled",
+                                                 "%u of the %u sample pages the model was learnt from are not in "
+                                                 "the archive (of %s): pages like them may go unlabelled",
+                                                 n_unread),
+                                    n_unread, n_samples, short_classes->str);
   return g_steal_pointer (&classifier);
 }
 
@@ -2519,6 +2543,7 @@ cg_harvester_finalize (GObject *object)
   g_free (self->entry_url);
   g_free (self->state_path);
   g_clear_pointer (&self->classifier, cg_page_classifier_free);
+  g_clear_pointer (&self->classifier_warning, g_free);
   g_clear_pointer (&self->class_depths, g_hash_table_unref);
   g_clear_pointer (&self->rules, g_hash_table_unref);
   g_clear_pointer (&self->class_patterns, g_hash_table_unref);
@@ -2620,7 +2645,7 @@ set_up (CgHarvester  *self,
   if (!compile_rules (self, error) || !load_wrappers (self, error) || !load_validators (self, error) ||
       !load_reusable (self, error))
     return FALSE;
-  self->classifier = build_classifier (self->project, self->model, error);
+  self->classifier = build_classifier (self->project, self->model, &self->classifier_warning, error);
   if (self->classifier == NULL)
     return FALSE;
 
@@ -2864,6 +2889,8 @@ cg_harvester_new (CgProject               *project,
   self->crawler = cg_crawler_new_driven (project, self->options->crawl, "harvest", &driver, error);
   if (self->crawler == NULL)
     return NULL;
+  if (self->classifier_warning != NULL)
+    cg_crawler_add_start_warning (self->crawler, self->classifier_warning);
   self->crawl_id = cg_crawler_get_crawl_id (self->crawler);
   self->state_path = state_path_for (project, self->crawl_id);
   if (!save_state (self, error))
@@ -3157,6 +3184,8 @@ open_for_crawl (CgProject            *project,
   self->crawler = cg_crawler_new_driven_for_crawl (project, crawl_id, config, &driver, error);
   if (self->crawler == NULL)
     return NULL;
+  if (self->classifier_warning != NULL)
+    cg_crawler_add_start_warning (self->crawler, self->classifier_warning);
   /* The new settings are the harvest's own from now on. Should the state
    * file not take them, the crawl keeps them all the same (the crawler
    * stored them); the next resume reads its limits from the crawl. */

@@ -1229,6 +1229,67 @@ test_reharvest_missing_warc (void)
                (char *) g_ptr_array_index (digests.revisits, i));
 }
 
+/* The learning crawl's WARC files gone: the classifier cannot read the
+ * sample pages it tells classes apart by, and the harvest says so,
+ * naming how many and whose, instead of labelling fewer pages silently. */
+static void
+test_samples_missing (void)
+{
+  g_autoptr(Demo) demo = demo_new ();
+  g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
+  g_autoptr(CgHarvester) harvester = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", cg_site_model_get_crawl_id (demo->model));
+  g_autofree char *expected = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *classes = cg_site_model_get_classes (demo->model);
+  g_autoptr(GString) class_list = g_string_new (NULL);
+  guint n_samples = 0;
+  gboolean found = FALSE;
+  const char *name;
+
+  for (guint c = 0; c < classes->len; c++)
+    {
+      CgPageClass *klass = g_ptr_array_index (classes, c);
+      guint n = klass->samples != NULL ? g_strv_length (klass->samples) : 0;
+
+      if (n == 0)
+        continue;
+      n_samples += n;
+      g_string_append_printf (class_list, "%s%s", class_list->len > 0 ? ", " : "", klass->name);
+    }
+  g_assert_cmpuint (n_samples, >, 1);
+
+  dir = g_dir_open (warc_dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
+      {
+        g_autofree char *path = g_build_filename (warc_dir, name, NULL);
+
+        g_assert_cmpint (g_unlink (path), ==, 0);
+      }
+
+  options->reuse_sample = FALSE;
+  harvester = harvester_new (demo, options);
+  g_signal_connect (cg_harvester_get_crawler (harvester), "event", G_CALLBACK (collect_warning_cb), warnings);
+  g_assert_cmpint (run_harvest (harvester, 0), ==, CG_CRAWL_END_DONE);
+
+  expected = g_strdup_printf ("%u of the %u sample pages the model was learnt from are not in the archive "
+                              "(of %s): pages like them may go unlabelled",
+                              n_samples, n_samples, class_list->str);
+  for (guint i = 0; i < warnings->len; i++)
+    found |= g_strcmp0 (g_ptr_array_index (warnings, i), expected) == 0;
+  if (!found)
+    {
+      for (guint i = 0; i < warnings->len; i++)
+        g_printerr ("warning: %s\n", (char *) g_ptr_array_index (warnings, i));
+      g_error ("No warning “%s”", expected);
+    }
+}
+
 static void
 test_resume (void)
 {
@@ -2182,6 +2243,7 @@ main (int argc, char **argv)
   g_test_add_func ("/harvester/like-missing-sample", test_like_missing_sample);
   g_test_add_func ("/harvester/reharvest", test_reharvest);
   g_test_add_func ("/harvester/reharvest-missing-warc", test_reharvest_missing_warc);
+  g_test_add_func ("/harvester/samples-missing", test_samples_missing);
   g_test_add_func ("/harvester/resume", test_resume);
   g_test_add_func ("/harvester/reharvest-resume", test_reharvest_resume);
 
