@@ -1156,6 +1156,30 @@ collect_warning_cb (CgCrawler  *crawler,
     g_ptr_array_add (warnings, g_strdup (message));
 }
 
+/* Deletes the WARC files of crawl @crawl_id; returns how many. */
+static guint
+remove_warc_files (Demo   *demo,
+                   gint64  crawl_id)
+{
+  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, &error);
+  const char *name;
+  guint removed = 0;
+
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
+      {
+        g_autofree char *path = g_build_filename (warc_dir, name, NULL);
+
+        g_assert_cmpint (g_unlink (path), ==, 0);
+        removed++;
+      }
+  return removed;
+}
+
 /* An earlier harvest whose WARC files are gone: the pages archived only
  * there are fetched again in full, not conditionally, since after a 304
  * there would be no copy to read their links from, and all below them
@@ -1171,15 +1195,11 @@ test_reharvest_missing_warc (void)
   g_autoptr(CgHarvestReport) report = NULL;
   g_autoptr(GHashTable) first_pages = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
-  g_autofree char *prefix = NULL;
-  g_autoptr(GDir) dir = NULL;
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) responses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) revisits = g_ptr_array_new_with_free_func (g_free);
   PayloadDigests digests = { responses, revisits };
   CgHarvestClassChanges totals;
-  const char *name;
   guint removed = 0;
 
   /* All the pages are the first harvest's, none read back from the
@@ -1188,17 +1208,7 @@ test_reharvest_missing_warc (void)
   first = harvester_new (demo, options);
   g_assert_cmpint (run_harvest (first, 0), ==, CG_CRAWL_END_DONE);
   first_pages = harvested_pages (demo, cg_harvester_get_crawl_id (first));
-  prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", cg_harvester_get_crawl_id (first));
-  dir = g_dir_open (warc_dir, 0, &error);
-  g_assert_no_error (error);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
-      {
-        g_autofree char *path = g_build_filename (warc_dir, name, NULL);
-
-        g_assert_cmpint (g_unlink (path), ==, 0);
-        removed++;
-      }
+  removed = remove_warc_files (demo, cg_harvester_get_crawl_id (first));
   g_assert_cmpuint (removed, >, 0);
 
   cg_demo_server_clear_requests (demo->server);
@@ -1238,17 +1248,12 @@ test_samples_missing (void)
   g_autoptr(Demo) demo = demo_new ();
   g_autoptr(CgHarvestOptions) options = options_new (demo, CG_HARVEST_STRATEGY_CLASSES);
   g_autoptr(CgHarvester) harvester = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *warc_dir = cg_project_get_warc_dir (demo->project);
-  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", cg_site_model_get_crawl_id (demo->model));
   g_autofree char *expected = NULL;
-  g_autoptr(GDir) dir = NULL;
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *classes = cg_site_model_get_classes (demo->model);
   g_autoptr(GString) class_list = g_string_new (NULL);
   guint n_samples = 0;
   gboolean found = FALSE;
-  const char *name;
 
   for (guint c = 0; c < classes->len; c++)
     {
@@ -1262,15 +1267,7 @@ test_samples_missing (void)
     }
   g_assert_cmpuint (n_samples, >, 1);
 
-  dir = g_dir_open (warc_dir, 0, &error);
-  g_assert_no_error (error);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
-      {
-        g_autofree char *path = g_build_filename (warc_dir, name, NULL);
-
-        g_assert_cmpint (g_unlink (path), ==, 0);
-      }
+  g_assert_cmpuint (remove_warc_files (demo, cg_site_model_get_crawl_id (demo->model)), >, 0);
 
   options->reuse_sample = FALSE;
   harvester = harvester_new (demo, options);
