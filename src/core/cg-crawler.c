@@ -2519,8 +2519,6 @@ reconcile_warc_files (CrawlRun  *run,
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
   fresh = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int (stmt, 0) != 0;
-  for (guint i = 0; run->crawler->start_warnings != NULL && i < run->crawler->start_warnings->len; i++)
-    report_event (run, CG_CRAWL_EVENT_WARNING, NULL, g_ptr_array_index (run->crawler->start_warnings, i));
   if (!check_warc_files_present (run, error) || !find_missing_warc_files (run, error) ||
       !repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, fresh, &cut, &moved, error))
     return FALSE;
@@ -2762,6 +2760,10 @@ set_up_run (CrawlRun  *run,
 
   run->warc_dir = cg_project_get_warc_dir (self->project);
   run->warc_prefix = g_strdup_printf ("%s-%" G_GINT64_FORMAT, config->warc_prefix, run->crawl_id);
+  /* The driver's warnings first, then the archive's own (missing files,
+   * repairs). */
+  for (guint i = 0; self->start_warnings != NULL && i < self->start_warnings->len; i++)
+    report_event (run, CG_CRAWL_EVENT_WARNING, NULL, g_ptr_array_index (self->start_warnings, i));
   if (!reconcile_warc_files (run, error))
     return FALSE;
 
@@ -3403,12 +3405,6 @@ cg_crawler_get_bandwidth (CgCrawler *self)
   return self->bandwidth;
 }
 
-/**
- * cg_crawler_start:
- *
- * Starts the crawl in its own thread. Signals are emitted in the
- * thread-default main context of the caller, which must keep running.
- */
 void
 cg_crawler_add_start_warning (CgCrawler  *self,
                               const char *message)
@@ -3422,6 +3418,12 @@ cg_crawler_add_start_warning (CgCrawler  *self,
   g_ptr_array_add (self->start_warnings, g_strdup (message));
 }
 
+/**
+ * cg_crawler_start:
+ *
+ * Starts the crawl in its own thread. Signals are emitted in the
+ * thread-default main context of the caller, which must keep running.
+ */
 void
 cg_crawler_start (CgCrawler *self)
 {
