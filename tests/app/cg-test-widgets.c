@@ -53,6 +53,30 @@ wake_up_cb (gpointer user_data)
 
 /* Runs the main loop until @condition holds, and fails the test naming
  * @what if it does not within CG_TEST_WAIT_TIMEOUT_S. */
+/* The message dialogs shown, as " (dialogs shown: “heading”: body)", or
+ * "": a wait that times out often does because the window met an error
+ * and says so in a dialog nobody answers. */
+static char *
+describe_message_dialogs (void)
+{
+  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (!ADW_IS_MESSAGE_DIALOG (toplevel) || !gtk_widget_get_visible (toplevel))
+        continue;
+      g_string_append_printf (text, "%s“%s”: %s", text->len == 0 ? " (dialogs shown: " : "; ",
+                              adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (toplevel)),
+                              adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (toplevel)));
+    }
+  if (text->len > 0)
+    g_string_append_c (text, ')');
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 void
 cg_test_wait_for (CgTestCondition  condition,
                   gpointer         user_data,
@@ -66,7 +90,11 @@ cg_test_wait_for (CgTestCondition  condition,
   while (!condition (user_data))
     {
       if (g_get_monotonic_time () > deadline)
-        g_error ("Waited %d s for %s", CG_TEST_WAIT_TIMEOUT_S, what);
+        {
+          g_autofree char *dialogs = describe_message_dialogs ();
+
+          g_error ("Waited %d s for %s%s", CG_TEST_WAIT_TIMEOUT_S, what, dialogs);
+        }
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (wake_up);
