@@ -4,15 +4,22 @@
  * archivists' tools read: log time, status, size, URL, hop path, via,
  * MIME type, worker, fetch start+duration, digest, source, annotations.
  * The log is appended to, so a resumed crawl continues the same file.
+ * A crawl killed while writing, or stopped by a full disk, can leave half
+ * a line at the end; it is cut before appending, or the next line would
+ * be glued to it and neither could be read.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include "cg-crawl-log.h"
 
@@ -49,6 +56,69 @@ cg_crawl_log_init (CgCrawlLog *self)
 {
 }
 
+/* How far back the end of a log is read at a time, looking for the end of
+ * its last whole line. */
+#define TAIL_BLOCK 4096
+
+/* The size of @fd's file up to the end of its last whole line, or -1 with
+ * errno set. */
+static goffset
+whole_lines_size (int fd)
+{
+  char block[TAIL_BLOCK];
+  goffset end = lseek (fd, 0, SEEK_END);
+
+  while (end > 0)
+    {
+      goffset start = MAX (end - TAIL_BLOCK, 0);
+      gssize n = pread (fd, block, (gsize) (end - start), start);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n == 0)
+            errno = EIO;
+          return -1;
+        }
+      for (gssize i = n - 1; i >= 0; i--)
+        if (block[i] == '\n')
+          return start + i + 1;
+      end = start;
+    }
+  return end;
+}
+
+/* Cuts what follows the last newline of the log at @path, if it exists. */
+static gboolean
+cut_unfinished_line (const char  *path,
+                     GError     **error)
+{
+  int fd = g_open (path, O_RDWR | O_CLOEXEC, 0);
+  goffset size, whole;
+  int saved_errno;
+
+  if (fd < 0 && errno == ENOENT)
+    return TRUE;
+  if (fd >= 0)
+    {
+      size = lseek (fd, 0, SEEK_END);
+      whole = size < 0 ? -1 : whole_lines_size (fd);
+      if (whole >= 0 && (whole == size || ftruncate (fd, whole) == 0))
+        {
+          close (fd);
+          return TRUE;
+        }
+      saved_errno = errno;
+      close (fd);
+      errno = saved_errno;
+    }
+  saved_errno = errno;
+  g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), g_strerror (saved_errno));
+  g_prefix_error (error, _("Cannot open the crawl log “%s”: "), path);
+  return FALSE;
+}
+
 CgCrawlLog *
 cg_crawl_log_open (const char  *path,
                    GError     **error)
@@ -57,6 +127,8 @@ cg_crawl_log_open (const char  *path,
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFileOutputStream) out = NULL;
 
+  if (!cut_unfinished_line (path, error))
+    return NULL;
   out = g_file_append_to (file, G_FILE_CREATE_NONE, NULL, error);
   if (out == NULL)
     {

@@ -3,6 +3,8 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <errno.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "cg-crawl-log.h"
@@ -80,6 +82,90 @@ test_appends (void)
   g_rmdir (dir);
 }
 
+/* Appends one entry to the log at @path, as a resumed crawl does, and
+ * returns the log's lines. */
+static GStrv
+append_and_read (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, &error);
+  CgCrawlLogEntry entry = { .log_time_us = LOG_TIME, .status = 200, .size = 10, .url = "http://a.test/resumed" };
+  g_autofree char *contents = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (cg_crawl_log_write (log, &entry, &error));
+  g_assert_true (cg_crawl_log_flush (log, &error));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return g_strsplit (contents, "\n", -1);
+}
+
+/* A crawl killed in the middle of a line (or stopped there by a full
+ * disk) leaves half of it; resuming cuts it instead of gluing the next
+ * line to it. Lines before it are kept, however far back they start. */
+static void
+test_unfinished_line_cut (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
+  g_autoptr(GString) whole = g_string_new (NULL);
+  g_autoptr(GString) damaged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  /* Whole lines over more than one block read back from the end. */
+  for (int i = 0; i < 100; i++)
+    g_string_append_printf (whole, "2011-02-08T22:33:32.574Z   200 %10d http://a.test/page-%03d - - text/html\n",
+                            i, i);
+  damaged = g_string_new (whole->str);
+  g_string_append (damaged, "2011-02-08T22:33:33.001Z   200       8124 http://a.test/ha");
+  g_assert_true (g_file_set_contents (path, damaged->str, damaged->len, &error));
+  g_assert_no_error (error);
+
+  lines = append_and_read (path);
+  g_assert_cmpuint (g_strv_length (lines), ==, 102);
+  g_assert_nonnull (strstr (lines[99], "http://a.test/page-099 "));
+  g_assert_true (g_str_has_suffix (lines[100], " - -") && strstr (lines[100], " http://a.test/resumed ") != NULL);
+  g_assert_true (g_str_has_prefix (lines[100], "2011-02-08T22:33:32.574Z   200"));
+  g_assert_cmpstr (lines[101], ==, "");
+  g_clear_pointer (&lines, g_strfreev);
+
+  /* A log that is only half a line: nothing whole is in it. */
+  g_assert_true (g_file_set_contents (path, "2011-02-08T22:33:33.001Z   2", -1, &error));
+  lines = append_and_read (path);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2);
+  g_assert_nonnull (strstr (lines[0], " http://a.test/resumed "));
+  g_clear_pointer (&lines, g_strfreev);
+
+  /* A log that ends with its newline loses nothing. */
+  g_assert_true (g_file_set_contents (path, whole->str, whole->len, &error));
+  lines = append_and_read (path);
+  g_assert_cmpuint (g_strv_length (lines), ==, 102);
+  g_assert_nonnull (strstr (lines[0], "http://a.test/page-000 "));
+  g_assert_nonnull (strstr (lines[100], " http://a.test/resumed "));
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* A folder where the log should be is named in the error. */
+static void
+test_folder_in_the_way (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgCrawlLog) log = NULL;
+
+  g_assert_cmpint (g_mkdir (path, 0755), ==, 0);
+  log = cg_crawl_log_open (path, &error);
+  g_assert_null (log);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, g_strerror (EISDIR)));
+  g_rmdir (path);
+  g_rmdir (dir);
+}
+
 static void
 test_unwritable (void)
 {
@@ -99,6 +185,8 @@ main (int argc, char **argv)
   g_test_add_func ("/crawl-log/fetched-page", test_fetched_page);
   g_test_add_func ("/crawl-log/seed-blocked-by-robots", test_seed_blocked_by_robots);
   g_test_add_func ("/crawl-log/appends", test_appends);
+  g_test_add_func ("/crawl-log/unfinished-line-cut", test_unfinished_line_cut);
+  g_test_add_func ("/crawl-log/folder-in-the-way", test_folder_in_the_way);
   g_test_add_func ("/crawl-log/unwritable", test_unwritable);
 
   return g_test_run ();
