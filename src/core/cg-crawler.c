@@ -152,8 +152,8 @@ static const char * const run_stmt_sql[N_RUN_STMTS] = {
   [RUN_STMT_INSERT_FETCH] =
     "INSERT INTO fetches (crawl_id, url_id, fetched_at, duration_ms, status, mime, size, "
     "  payload_digest, ip, record_type, warc_file_id, warc_offset, warc_length, "
-    "  warc_record_id, warc_date, truncated, etag, last_modified) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+    "  warc_record_id, warc_date, truncated, etag, last_modified, conditional) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
   [RUN_STMT_INSERT_LINK] = INSERT_LINKS LINK_ROW,
   [RUN_STMT_INSERT_LINKS_8] = INSERT_LINKS LINK_ROWS_8,
   [RUN_STMT_INSERT_LINKS_64] = INSERT_LINKS LINK_ROWS_64,
@@ -870,6 +870,9 @@ insert_fetch (CrawlRun    *run,
     sqlite3_bind_text (stmt, 17, etag, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text (stmt, 18, last_modified, -1, SQLITE_TRANSIENT);
   }
+  /* What was sent, not what the URL had: a copy whose WARC file is gone
+   * is asked for in full (see start_fetch()). */
+  sqlite3_bind_int (stmt, 19, job->sent_etag != NULL || job->sent_last_modified != NULL);
   return run_stmt_done (run, stmt, error);
 }
 

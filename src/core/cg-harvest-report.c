@@ -309,18 +309,22 @@ cg_harvest_report_compute (CgProject  *project,
   if (!count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND status = 304",
                       crawl_id, &report->n_not_modified, error) ||
       !count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND record_type = 'revisit'",
-                      crawl_id, &report->n_revisits, error))
+                      crawl_id, &report->n_revisits, error) ||
+      !count_fetches (store, "SELECT count(*) FROM fetches WHERE crawl_id = ?1 AND conditional = 1",
+                      crawl_id, &report->n_conditional, error))
     return NULL;
   if (conditional)
     {
-      /* Requests are made conditional on what the earlier harvests kept
-       * of each URL (cg-harvester.c), pages and requisites alike. */
+      /* Fetches recorded before the store kept whether they were
+       * conditional (NULL there) are taken to have been when the URL had
+       * validators from an earlier harvest (cg-harvester.c), pages and
+       * requisites alike. */
       g_autoptr(sqlite3_stmt) stmt = NULL;
       int rc;
 
       stmt = cg_store_prepare (store,
                                "SELECT count(*) FROM fetches f JOIN urls u ON u.id = f.url_id "
-                               "WHERE f.crawl_id = ?1 AND EXISTS (SELECT 1 FROM fetches p JOIN urls v ON v.id = p.url_id "
+                               "WHERE f.crawl_id = ?1 AND f.conditional IS NULL AND EXISTS (SELECT 1 FROM fetches p JOIN urls v ON v.id = p.url_id "
                                "  JOIN crawls c ON c.id = p.crawl_id "
                                "  WHERE ((c.kind = 'harvest' AND p.crawl_id <= ?2) OR p.crawl_id = ?3) AND v.url = u.url "
                                "    AND (p.status / 100 = 2 OR p.status = 304) AND p.payload_digest IS NOT NULL "
@@ -336,7 +340,7 @@ cg_harvest_report_compute (CgProject  *project,
           cg_store_set_error (store, rc, error);
           return NULL;
         }
-      report->n_conditional = (guint) sqlite3_column_int64 (stmt, 0);
+      report->n_conditional += (guint) sqlite3_column_int64 (stmt, 0);
     }
   return g_steal_pointer (&report);
 }

@@ -207,6 +207,11 @@ static const char * const migrations[] = {
    * could not say whether it ended; it is taken as done. */
   "ALTER TABLE models ADD COLUMN records_extracted_at INTEGER;"
   "UPDATE models SET records_extracted_at = created_at WHERE id IN (SELECT model_id FROM records);",
+
+  /* 5 → 6: whether a fetch was a conditional request (If-None-Match or
+   * If-Modified-Since sent): 1 or 0, NULL for fetches recorded before
+   * this version, of which it is not known. */
+  "ALTER TABLE fetches ADD COLUMN conditional INTEGER;",
 };
 
 #define LATEST_VERSION ((int) G_N_ELEMENTS (migrations))

@@ -1056,6 +1056,22 @@ test_reharvest (void)
   g_assert_cmpuint (report->n_not_modified, >=, report->n_pages);
   g_assert_cmpuint (report->n_revisits, ==, report->n_not_modified);
   g_assert_cmpuint (report->n_conditional, >=, report->n_not_modified);
+  g_assert_cmpuint (report->n_conditional, ==, cg_demo_server_get_n_conditional (demo->server));
+  /* A harvest recorded before the store kept which requests were
+   * conditional: the count is inferred from the validators it had, and
+   * here, where all were sent, comes to the same. */
+  {
+    g_autofree char *forget = g_strdup_printf ("UPDATE fetches SET conditional = NULL WHERE crawl_id = %" G_GINT64_FORMAT,
+                                               cg_harvester_get_crawl_id (second));
+    g_autoptr(CgHarvestReport) inferred = NULL;
+
+    g_assert_true (cg_store_exec (cg_project_get_store (demo->project), forget, &error));
+    g_assert_no_error (error);
+    inferred = cg_harvest_report_compute (demo->project, cg_harvester_get_crawl_id (second),
+                                          cg_harvester_get_crawl_id (first), &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (inferred->n_conditional, ==, report->n_conditional);
+  }
   read_warcs (demo, cg_harvester_get_crawl_id (second), &warc);
   g_assert_cmpuint (warc.not_modified, ==, report->n_not_modified);
   /* The pages read from their earlier copies were labelled as before. */
@@ -1224,6 +1240,10 @@ test_reharvest_missing_warc (void)
   g_assert_cmpuint (report->n_not_modified, ==, cg_demo_server_get_n_not_modified (demo->server));
   g_assert_cmpuint (report->n_not_modified, >, 0);
   g_assert_cmpuint (report->n_not_modified, <, report->n_pages);
+  /* The report counts the requests that were conditional, not the URLs
+   * that had validators: the pages asked for in full are not among them. */
+  g_assert_cmpuint (report->n_conditional, ==, cg_demo_server_get_n_conditional (demo->server));
+  g_assert_cmpuint (report->n_conditional, <, report->n_pages);
   /* The crawl says which files it missed, and archived in full what was
    * only in them: every revisit of the harvest refers to a record that
    * is still there. */
