@@ -59,7 +59,7 @@ wake_up_cb (gpointer user_data)
 static char *
 describe_message_dialogs (void)
 {
-  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+  GListModel *toplevels = gtk_window_get_toplevels ();
   g_autoptr(GString) text = g_string_new (NULL);
 
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
