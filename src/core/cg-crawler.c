@@ -2516,12 +2516,22 @@ reconcile_warc_files (CrawlRun  *run,
   guint64 cut = 0;
   guint moved = 0;
   gboolean fresh;
+  int rc;
 
   stmt = cg_store_prepare (run->store, "SELECT state = 'created' FROM crawls WHERE id = ?1", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->crawl_id);
-  fresh = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int (stmt, 0) != 0;
+  rc = sqlite3_step (stmt);
+  fresh = rc == SQLITE_ROW && sqlite3_column_int (stmt, 0) != 0;
+  /* Reset before the writes below: a statement left on its row keeps its
+   * read transaction open, and a connection that writes from an old read
+   * transaction while another has written since fails at once with
+   * "database is locked", without waiting (the window's connection writes
+   * while the crawl starts). */
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return cg_store_set_error (run->store, rc, error);
   if (!check_warc_files_present (run, error) || !find_missing_warc_files (run, error) ||
       !repair_warc_files (run->store, run->warc_dir, run->warc_prefix, run->crawl_id, fresh, &cut, &moved, error))
     return FALSE;

@@ -23,6 +23,7 @@
 #include "cg-frontier.h"
 #include "cg-gzip-compressor.h"
 #include "cg-project.h"
+#include "cg-store.h"
 #include "cg-test-files.h"
 #include "cg-test-server.h"
 #include "cg-warc-reader.h"
@@ -2116,6 +2117,61 @@ test_unreachable_host (Fixture       *f,
   g_assert_cmpstr ((const char *) sqlite3_column_text (state, 0), ==, "failed");
 }
 
+/* Another connection writing to the project in a loop, as the window
+ * does while a crawl starts (settings, class names, recent crawls). */
+typedef struct {
+  char          *database;
+  volatile gint  stop;
+  guint          n_writes;
+} Writer;
+
+static gpointer
+writer_thread (gpointer user_data)
+{
+  Writer *writer = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_open (writer->database, &error);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_assert_no_error (error);
+  stmt = cg_store_prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('test-writer', ?1)", &error);
+  g_assert_no_error (error);
+  while (!g_atomic_int_get (&writer->stop))
+    {
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, (gint64) writer->n_writes);
+      g_assert_true (cg_store_step_done (store, stmt, &error));
+      g_assert_no_error (error);
+      writer->n_writes++;
+    }
+  return NULL;
+}
+
+/* Crawls start while another connection writes: each waits its turn for
+ * the database, none fails with "database is locked". Setting up a run
+ * once read a row and kept its statement open while it wrote, and a
+ * connection that writes from a read begun before another's write fails
+ * at once instead of waiting. */
+static void
+test_concurrent_writer (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  Writer writer = { g_strdup (cg_store_get_path (cg_project_get_store (f->project))), 0, 0 };
+  g_auto(Run) run = { 0 };
+  GThread *thread;
+
+  thread = g_thread_new ("test-writer", writer_thread, &writer);
+  for (guint i = 0; i < 10; i++)
+    crawl_site (f, config, &run);
+  g_atomic_int_set (&writer.stop, 1);
+  g_thread_join (thread);
+  /* The writer did write meanwhile (a crawl without politeness keeps
+   * the database most of the time, so not often). */
+  g_assert_cmpuint (writer.n_writes, >, 0);
+  g_free (writer.database);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2141,6 +2197,7 @@ main (int argc, char **argv)
   ADD ("/crawler/copies", SITE_COPIES, test_copies);
   ADD ("/crawler/unlisted-and-missing-files", 0, test_unlisted_and_missing_files);
   ADD ("/crawler/overlapping-prefixes", 0, test_overlapping_prefixes);
+  ADD ("/crawler/concurrent-writer", 0, test_concurrent_writer);
 #undef ADD
 
   return g_test_run ();
