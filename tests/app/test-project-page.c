@@ -418,6 +418,7 @@ test_open_class (Fixture       *f,
   CgClassView *view = cg_project_page_get_class_view (f->page);
   GtkWidget *row;
   GtkWidget *list;
+  GtkWidget *archived;
 
   /* From the graph: activating a node opens its class. */
   g_signal_emit_by_name (cg_project_page_get_graph (f->page), "class-activated", "category");
@@ -454,6 +455,10 @@ test_open_class (Fixture       *f,
   g_signal_emit_by_name (list, "row-activated", row);
   cg_test_iterate ();
   g_assert_cmpstr (cg_project_page_get_open_class (f->page), ==, "book");
+  /* The class itself is shown, not one of its archived pages (which
+   * going back would leave first). */
+  archived = cg_class_view_get_archived_page (view);
+  g_assert_false (gtk_stack_get_visible_child (GTK_STACK (gtk_widget_get_parent (archived))) == archived);
   g_assert_true (cg_project_page_go_back (f->page));
   cg_test_iterate ();
   g_assert_cmpstr (cg_project_page_get_visible_view (f->page), ==, "classes");
