@@ -60,13 +60,14 @@ cg_crawl_log_init (CgCrawlLog *self)
  * its last whole line. */
 #define TAIL_BLOCK 4096
 
-/* The size of @fd's file up to the end of its last whole line, or -1 with
- * errno set. */
+/* The size of @fd's file, @size bytes long, up to the end of its last
+ * whole line, or -1 with errno set. */
 static goffset
-whole_lines_size (int fd)
+whole_lines_size (int     fd,
+                  goffset size)
 {
   char block[TAIL_BLOCK];
-  goffset end = lseek (fd, 0, SEEK_END);
+  goffset end = size;
 
   while (end > 0)
     {
@@ -86,7 +87,7 @@ whole_lines_size (int fd)
           return start + i + 1;
       end = start;
     }
-  return end;
+  return 0;
 }
 
 /* Cuts what follows the last newline of the log at @path, if it exists. */
@@ -95,25 +96,21 @@ cut_unfinished_line (const char  *path,
                      GError     **error)
 {
   int fd = g_open (path, O_RDWR | O_CLOEXEC, 0);
-  goffset size, whole;
+  goffset size = -1, whole = -1;
   int saved_errno;
 
   if (fd < 0 && errno == ENOENT)
     return TRUE;
-  if (fd >= 0)
+  if (fd >= 0 && (size = lseek (fd, 0, SEEK_END)) >= 0)
+    whole = whole_lines_size (fd, size);
+  if (whole >= 0 && (whole == size || ftruncate (fd, whole) == 0))
     {
-      size = lseek (fd, 0, SEEK_END);
-      whole = size < 0 ? -1 : whole_lines_size (fd);
-      if (whole >= 0 && (whole == size || ftruncate (fd, whole) == 0))
-        {
-          close (fd);
-          return TRUE;
-        }
-      saved_errno = errno;
       close (fd);
-      errno = saved_errno;
+      return TRUE;
     }
   saved_errno = errno;
+  if (fd >= 0)
+    close (fd);
   g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), g_strerror (saved_errno));
   g_prefix_error (error, _("Cannot open the crawl log “%s”: "), path);
   return FALSE;
