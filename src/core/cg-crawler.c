@@ -3544,4 +3544,8 @@ cg_crawler_get_stats (CgCrawler    *self,
   g_mutex_lock (&self->stats_lock);
   *out_stats = self->stats;
   g_mutex_unlock (&self->stats_lock);
+  /* The rest is as of the crawl thread's last tick, but whether the crawl
+   * is paused is known now: a snapshot from before a resume, emitted
+   * after it, had the window offer Resume again on a running crawl. */
+  out_stats->paused = g_atomic_int_get (&self->paused);
 }

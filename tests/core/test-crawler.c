@@ -2117,6 +2117,52 @@ test_unreachable_host (Fixture       *f,
   g_assert_cmpstr ((const char *) sqlite3_column_text (state, 0), ==, "failed");
 }
 
+typedef struct {
+  gboolean seen_paused;
+  guint64  done_while_paused;
+  gboolean paused_after_resume;
+} PauseCheck;
+
+/* The first progress of the paused crawl resumes it, and reads at once
+ * whether the crawl is paused. */
+static void
+resume_when_paused_cb (CgCrawler          *crawler,
+                       const CgCrawlStats *stats,
+                       PauseCheck         *check)
+{
+  CgCrawlStats now;
+
+  if (!stats->paused || check->seen_paused)
+    return;
+  check->seen_paused = TRUE;
+  check->done_while_paused = stats->done;
+  cg_crawler_unpause (crawler);
+  cg_crawler_get_stats (crawler, &now);
+  check->paused_after_resume = now.paused;
+}
+
+/* A crawl paused from its start fetches nothing until it resumes, and its
+ * stats say it runs again as soon as it is resumed, not a tick later: the
+ * window takes its Pause and Resume buttons from them. */
+static void
+test_pause_and_resume (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(CgCrawler) crawler = new_crawler (f, NULL, config);
+  PauseCheck check = { FALSE, 0, TRUE };
+  g_auto(Run) run = { 0 };
+
+  g_signal_connect (crawler, "progress", G_CALLBACK (resume_when_paused_cb), &check);
+  cg_crawler_pause (crawler);
+  run_crawler (f, crawler, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
+  g_assert_true (check.seen_paused);
+  g_assert_cmpuint (check.done_while_paused, ==, 0);
+  g_assert_false (check.paused_after_resume);
+}
+
 /* Another connection writing to the project in a loop, as the window
  * does while a crawl starts (settings, class names, recent crawls). */
 typedef struct {
@@ -2198,6 +2244,7 @@ main (int argc, char **argv)
   ADD ("/crawler/unlisted-and-missing-files", 0, test_unlisted_and_missing_files);
   ADD ("/crawler/overlapping-prefixes", 0, test_overlapping_prefixes);
   ADD ("/crawler/concurrent-writer", 0, test_concurrent_writer);
+  ADD ("/crawler/pause-and-resume", 0, test_pause_and_resume);
 #undef ADD
 
   return g_test_run ();
