@@ -183,9 +183,10 @@ cg_cli_export (int    argc,
   int exit_code = CG_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "project", 'p', 0, G_OPTION_ARG_FILENAME, &folder, N_("The project folder"), N_("DIR") },
-    { "what", 'w', 0, G_OPTION_ARG_STRING, &what, N_("What to export: model, pages or records"), N_("WHAT") },
+    { "what", 'w', 0, G_OPTION_ARG_STRING, &what, N_("What to export: model, pages, records or links"), N_("WHAT") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      N_("json, jsonl, csv, tsv, dot or graphml (model: json, tsv, dot, graphml; pages: jsonl, csv, tsv)"), N_("FORMAT") },
+      N_("json, jsonl, csv, tsv, dot or graphml (model: json, tsv, dot, graphml; pages, records and links: "
+         "jsonl, csv, tsv)"), N_("FORMAT") },
     { "site", 0, 0, G_OPTION_ARG_STRING, &site, N_("The site whose model to use (default: the newest model)"), N_("URL") },
     { "model", 'm', 0, G_OPTION_ARG_INT, &version, N_("The model version (default: the newest)"), N_("VERSION") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -201,7 +202,7 @@ cg_cli_export (int    argc,
 
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context,
-                                _("Export a project’s model, pages or records.\n\n"
+                                _("Export a project’s model, pages, records or links.\n\n"
                                   "Records (see “cartograph-cli extract”) carry their class, the URL of their "
                                   "page, their region (an XPath) and their position in the page, then their "
                                   "fields by column name. JSON Lines holds every class in one file; a CSV or "
@@ -213,14 +214,18 @@ cg_cli_export (int    argc,
                                   "Regions are numbered in the order of the class’s wrapper, 0 being the main "
                                   "one, and each record carries its region_index. A CSV or TSV table holds "
                                   "the main region’s records unless --region names another, or all; JSON "
-                                  "Lines holds every region unless --region names one."));
+                                  "Lines holds every region unless --region names one.\n\n"
+                                  "Links are the link graph the crawls recorded, one row per link: the page "
+                                  "it is on (from), its target (to), its hop (L a link, E an embedded "
+                                  "resource, R a redirect, X a URL found in a script, S a form’s action), its "
+                                  "text (anchor) and the crawl."));
   cg_cli_add_options (context, entries);
   if (!cg_cli_parse_options (context, &argc, &argv, &exit_code))
     return exit_code;
 
   if (folder == NULL || what == NULL)
     {
-      cg_cli_print_error (_("export needs --project DIR and --what model|pages|records"));
+      cg_cli_print_error (_("export needs --project DIR and --what model|pages|records|links"));
       return CG_CLI_EXIT_USAGE;
     }
   if (argc > 1)
@@ -228,9 +233,10 @@ cg_cli_export (int    argc,
       cg_cli_print_error (_("export takes no arguments, only options"));
       return CG_CLI_EXIT_USAGE;
     }
-  if (!g_str_equal (what, "model") && !g_str_equal (what, "pages") && !g_str_equal (what, "records"))
+  if (!g_str_equal (what, "model") && !g_str_equal (what, "pages") && !g_str_equal (what, "records") &&
+      !g_str_equal (what, "links"))
     {
-      cg_cli_print_error (_("“%s” cannot be exported: use model, pages or records"), what);
+      cg_cli_print_error (_("“%s” cannot be exported: use model, pages, records or links"), what);
       return CG_CLI_EXIT_USAGE;
     }
   if (format_name == NULL)
@@ -250,6 +256,12 @@ cg_cli_export (int    argc,
       cg_cli_print_error (_("--model goes with --site: each site numbers its own model versions"));
       return CG_CLI_EXIT_USAGE;
     }
+  /* The link graph is the crawls', whatever a model makes of it. */
+  if (g_str_equal (what, "links") && site != NULL)
+    {
+      cg_cli_print_error (_("--site and --model do not apply to links"));
+      return CG_CLI_EXIT_USAGE;
+    }
 
   project = cg_project_open (folder, &error);
   if (project == NULL)
@@ -258,15 +270,18 @@ cg_cli_export (int    argc,
       return CG_CLI_EXIT_FAILED;
     }
 
-  if (version > 0)
+  if (g_str_equal (what, "links"))
+    model = NULL;
+  else if (version > 0)
     model = cg_site_model_load (cg_project_get_store (project), site, version, &error);
   else
     model = cg_site_model_load_latest (cg_project_get_store (project), site, &error);
   /* Pages export without a model, every page unclassified, only when
    * the project has none: a --site or --model that names no model is an
    * error, not a request for unclassified pages. */
-  if (model == NULL && (!g_str_equal (what, "pages") || site != NULL ||
-                        !g_error_matches (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND)))
+  if (model == NULL && !g_str_equal (what, "links") &&
+      (!g_str_equal (what, "pages") || site != NULL ||
+       !g_error_matches (error, CG_SITE_MODEL_ERROR, CG_SITE_MODEL_ERROR_NOT_FOUND)))
     {
       cg_cli_print_error ("%s", error->message);
       return CG_CLI_EXIT_FAILED;
@@ -363,6 +378,8 @@ cg_cli_export (int    argc,
     ok = cg_export_model (model, format, out, &error);
   else if (g_str_equal (what, "records"))
     ok = cg_export_records_full (project, model, class_name, region, format, out, &error);
+  else if (g_str_equal (what, "links"))
+    ok = cg_export_links (project, format, out, &error);
   else
     ok = cg_export_pages (project, model, format, out, &error);
 

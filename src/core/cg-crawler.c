@@ -42,6 +42,7 @@
 #include "cg-dispatch.h"
 #include "cg-fetcher.h"
 #include "cg-frontier.h"
+#include "cg-json.h"
 #include "cg-links.h"
 #include "cg-robots.h"
 #include "cg-scope.h"
@@ -125,26 +126,10 @@ typedef enum {
   RUN_STMT_LOOKUP_URL,
   RUN_STMT_COMMIT_WARC_END,
   RUN_STMT_INSERT_FETCH,
-  RUN_STMT_INSERT_LINK,
-  RUN_STMT_INSERT_LINKS_8,
-  RUN_STMT_INSERT_LINKS_64,
+  RUN_STMT_INSERT_OUTLINKS,
   RUN_STMT_FIND_DUPLICATE,
   N_RUN_STMTS
 } RunStmtId;
-
-/* The link graph's edges are inserted by up to this many in one statement
- * (see flush_links()). */
-#define LINKS_PER_INSERT_LARGE 64
-#define LINKS_PER_INSERT_SMALL 8
-
-#define LINK_ROW "(?, ?, ?, ?)"
-#define LINK_ROWS_2 LINK_ROW ", " LINK_ROW
-#define LINK_ROWS_4 LINK_ROWS_2 ", " LINK_ROWS_2
-#define LINK_ROWS_8 LINK_ROWS_4 ", " LINK_ROWS_4
-#define LINK_ROWS_16 LINK_ROWS_8 ", " LINK_ROWS_8
-#define LINK_ROWS_32 LINK_ROWS_16 ", " LINK_ROWS_16
-#define LINK_ROWS_64 LINK_ROWS_32 ", " LINK_ROWS_32
-#define INSERT_LINKS "INSERT OR IGNORE INTO links (from_id, to_id, hop, anchor) VALUES "
 
 static const char * const run_stmt_sql[N_RUN_STMTS] = {
   [RUN_STMT_LOOKUP_URL] = "SELECT url FROM urls WHERE id = ?1",
@@ -154,9 +139,20 @@ static const char * const run_stmt_sql[N_RUN_STMTS] = {
     "  payload_digest, ip, record_type, warc_file_id, warc_offset, warc_length, "
     "  warc_record_id, warc_date, truncated, etag, last_modified, conditional) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-  [RUN_STMT_INSERT_LINK] = INSERT_LINKS LINK_ROW,
-  [RUN_STMT_INSERT_LINKS_8] = INSERT_LINKS LINK_ROWS_8,
-  [RUN_STMT_INSERT_LINKS_64] = INSERT_LINKS LINK_ROWS_64,
+  /* A page's outlinks are one row (see cg-store.c). A page is fetched
+   * once per crawl, so the row is new; should it not be, the edges it
+   * lacks are added, the first of each target and hop kept, as a table of
+   * one row per edge with that key would. */
+  [RUN_STMT_INSERT_OUTLINKS] =
+    "INSERT INTO outlinks (from_id, edges) VALUES (?1, ?2) "
+    "ON CONFLICT (from_id) DO UPDATE SET edges = ("
+    "  SELECT json_group_array (json (value)) FROM ("
+    "    SELECT 0 AS part, key, value FROM json_each (outlinks.edges) "
+    "    UNION ALL "
+    "    SELECT 1, added.key, added.value FROM json_each (excluded.edges) AS added "
+    "    WHERE NOT EXISTS (SELECT 1 FROM json_each (outlinks.edges) AS had "
+    "                      WHERE had.value ->> 0 = added.value ->> 0 AND had.value ->> 1 = added.value ->> 1) "
+    "    ORDER BY part, key))",
   [RUN_STMT_FIND_DUPLICATE] =
     "SELECT u.url, f.warc_date, f.warc_record_id, f.mime, f.warc_file_id FROM fetches f JOIN urls u ON u.id = f.url_id "
     "WHERE f.payload_digest = ?1 AND f.record_type = 'response' ORDER BY f.id",
@@ -261,6 +257,8 @@ struct _CrawlRun
 
   /* Edges of the link graph waiting for flush_links(). */
   GArray          *edges;            /* Edge */
+  GString         *outlinks;         /* flush_links()' JSON */
+  GHashTable      *targets_stored;   /* gint64 * (in edges) set, for flush_links() */
 
   /* The parser threads, their queue of ParseJob, and how many are out. */
   GPtrArray       *parser_threads;
@@ -1108,11 +1106,12 @@ report_to_driver (CrawlRun      *run,
 typedef struct {
   gint64      from_id;
   gint64      to_id;
-  char        hop[2];
+  char        hop;
   const char *anchor;
+  gint64      target_key;   /* to_id and hop in one, for flush_links() */
 } Edge;
 
-/* One edge of the link graph, inserted with the others of its page by
+/* One edge of the link graph, stored with the others of its page by
  * flush_links(). */
 static void
 insert_link (CrawlRun    *run,
@@ -1121,57 +1120,95 @@ insert_link (CrawlRun    *run,
              char         hop_char,
              const char  *anchor)
 {
-  Edge edge = { from_id, to_id, { hop_char, '\0' }, anchor != NULL && *anchor != '\0' ? anchor : NULL };
+  Edge edge = {
+    .from_id = from_id,
+    .to_id = to_id,
+    .hop = hop_char,
+    .anchor = anchor != NULL && *anchor != '\0' ? anchor : NULL,
+    /* Hops are ASCII letters and URL ids are far below 2^55. */
+    .target_key = to_id << 8 | (guchar) hop_char,
+  };
 
   g_array_append_val (run->edges, edge);
 }
 
-/* Inserts the edges gathered since the last flush. A page's edges go in
- * with a few multi-row statements instead of one statement each: running
- * a statement per link was a fifth of the crawl thread's work in the
- * crawl throughput benchmark (tests/bench). INSERT OR IGNORE keeps the
- * first edge of each (from, to, hop), as row-by-row insertion did. */
+/* Appends @id in decimal. printf() was most of the cost of writing the
+ * link graph: a crawl writes an id per edge, 26 edges a page in the crawl
+ * throughput benchmark (tests/bench). */
+static void
+append_id (GString *out,
+           gint64   id)
+{
+  char digits[24];
+  guint start = sizeof digits;
+  guint64 rest = (guint64) id;
+
+  g_assert (id >= 0);
+  do
+    {
+      digits[--start] = (char) ('0' + rest % 10);
+      rest /= 10;
+    }
+  while (rest > 0);
+  g_string_append_len (out, digits + start, (gssize) (sizeof digits - start));
+}
+
+/* Stores the edges gathered since the last flush: a page's edges are one
+ * row of outlinks, a JSON array of [target id, hop, anchor] in the order
+ * of the page, the first edge of each target and hop kept. A row per edge
+ * made storing the link graph a sixth of a crawl's CPU time in the crawl
+ * throughput benchmark (tests/bench): 26 rows a page there, each an
+ * insertion into an index. */
 static gboolean
 flush_links (CrawlRun  *run,
              GError   **error)
 {
-  guint done = 0;
+  guint first = 0;
   gboolean ok = TRUE;
 
-  while (ok && done < run->edges->len)
+  while (ok && first < run->edges->len)
     {
-      guint left = run->edges->len - done;
-      RunStmtId id = left >= LINKS_PER_INSERT_LARGE ? RUN_STMT_INSERT_LINKS_64
-                     : left >= LINKS_PER_INSERT_SMALL ? RUN_STMT_INSERT_LINKS_8
-                     : RUN_STMT_INSERT_LINK;
-      guint rows = id == RUN_STMT_INSERT_LINKS_64 ? LINKS_PER_INSERT_LARGE
-                   : id == RUN_STMT_INSERT_LINKS_8 ? LINKS_PER_INSERT_SMALL : 1;
-      sqlite3_stmt *stmt = run_stmt (run, id, error);
+      gint64 from_id = g_array_index (run->edges, Edge, first).from_id;
+      guint end = first;
+      sqlite3_stmt *stmt;
 
-      if (stmt == NULL)
+      g_string_assign (run->outlinks, "[");
+      for (; end < run->edges->len && g_array_index (run->edges, Edge, end).from_id == from_id; end++)
         {
-          ok = FALSE;
-          break;
-        }
-      for (guint i = 0; i < rows; i++)
-        {
-          const Edge *edge = &g_array_index (run->edges, Edge, done + i);
-          int column = (int) i * 4;
+          Edge *edge = &g_array_index (run->edges, Edge, end);
 
-          sqlite3_bind_int64 (stmt, column + 1, edge->from_id);
-          sqlite3_bind_int64 (stmt, column + 2, edge->to_id);
-          sqlite3_bind_text (stmt, column + 3, edge->hop, 1, SQLITE_STATIC);
+          if (!g_hash_table_add (run->targets_stored, &edge->target_key))
+            continue;
+          if (run->outlinks->len > 1)
+            g_string_append_c (run->outlinks, ',');
+          g_string_append_c (run->outlinks, '[');
+          append_id (run->outlinks, edge->to_id);
+          g_string_append (run->outlinks, ",\"");
+          g_string_append_c (run->outlinks, edge->hop);
+          g_string_append (run->outlinks, "\",");
           if (edge->anchor != NULL)
-            sqlite3_bind_text (stmt, column + 4, edge->anchor, -1, SQLITE_STATIC);
+            cg_json_append_string (run->outlinks, edge->anchor);
+          else
+            g_string_append (run->outlinks, "null");
+          g_string_append_c (run->outlinks, ']');
         }
-      ok = run_stmt_done (run, stmt, error);
-      /* The bound strings are the edges': no statement keeps them. */
-      sqlite3_clear_bindings (stmt);
-      done += rows;
+      g_string_append_c (run->outlinks, ']');
+      g_hash_table_remove_all (run->targets_stored);
+
+      stmt = run_stmt (run, RUN_STMT_INSERT_OUTLINKS, error);
+      ok = stmt != NULL;
+      if (ok)
+        {
+          sqlite3_bind_int64 (stmt, 1, from_id);
+          sqlite3_bind_text (stmt, 2, run->outlinks->str, (int) run->outlinks->len, SQLITE_STATIC);
+          ok = run_stmt_done (run, stmt, error);
+          sqlite3_clear_bindings (stmt);
+        }
+      if (ok)
+        changed (run);
+      first = end;
     }
   g_array_set_size (run->edges, 0);
-  if (ok && done > 0)
-    changed (run);
   return ok;
 }
 
@@ -2975,6 +3012,9 @@ crawl_run_free (CrawlRun *run)
   g_clear_pointer (&run->parser_threads, g_ptr_array_unref);
   g_mutex_clear (&run->inbox_lock);
   g_clear_pointer (&run->edges, g_array_unref);
+  if (run->outlinks != NULL)
+    g_string_free (run->outlinks, TRUE);
+  g_clear_pointer (&run->targets_stored, g_hash_table_unref);
   g_clear_object (&run->log);
   g_clear_pointer (&run->robots, cg_robots_cache_unref);
   g_clear_pointer (&run->scope, cg_scope_unref);
@@ -3457,6 +3497,8 @@ cg_crawler_start (CgCrawler *self)
   run->parser_threads = g_ptr_array_new ();
   g_mutex_init (&run->inbox_lock);
   run->edges = g_array_new (FALSE, FALSE, sizeof (Edge));
+  run->outlinks = g_string_new (NULL);
+  run->targets_stored = g_hash_table_new (g_int64_hash, g_int64_equal);
   run->warc_file_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   run->queued_payloads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                 (GDestroyNotify) queued_payload_free);

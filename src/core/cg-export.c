@@ -293,6 +293,63 @@ cg_export_pages (CgProject       *project,
   return TRUE;
 }
 
+gboolean
+cg_export_links (CgProject       *project,
+                 CgExportFormat   format,
+                 GOutputStream   *out,
+                 GError         **error)
+{
+  static const char * const columns[] = { "from", "to", "hop", "anchor", "crawl", NULL };
+  g_autoptr(CgTableWriter) writer = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  CgStore *store = cg_project_get_store (project);
+  guint rows = 0;
+  int rc;
+
+  writer = cg_table_writer_new (out, format, columns, error);
+  if (writer == NULL)
+    return FALSE;
+  cg_table_writer_set_numeric (writer, "crawl");
+
+  /* A page's edges are one row of outlinks, a JSON array (see
+   * cg-store.c). */
+  stmt = cg_store_prepare (store,
+                           "SELECT f.url, t.url, e.value ->> 1, e.value ->> 2, f.crawl_id "
+                           "FROM outlinks o "
+                           "JOIN urls f ON f.id = o.from_id "
+                           "JOIN json_each (o.edges) e "
+                           "JOIN urls t ON t.id = e.value ->> 0 "
+                           "ORDER BY o.from_id, e.key",
+                           error);
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autofree char *crawl = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 4));
+      const char *values[] = {
+        (const char *) sqlite3_column_text (stmt, 0),
+        (const char *) sqlite3_column_text (stmt, 1),
+        (const char *) sqlite3_column_text (stmt, 2),
+        (const char *) sqlite3_column_text (stmt, 3),
+        crawl,
+      };
+
+      if (!cg_table_writer_write_row (writer, values, error))
+        return FALSE;
+      rows++;
+    }
+  /* As in cg_export_pages(): the step's own error, not a second run. */
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (store, rc, error);
+  if (rows == 0)
+    {
+      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
+                   _("The project “%s” has no links yet: crawls record them"), cg_project_get_folder (project));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* --- Records ------------------------------------------------------------- */
 
 static const char * const record_fixed_columns[] = { "class", "url", "region", "region_index", "position", NULL };

@@ -60,6 +60,17 @@ gboolean    cg_export_pages              (CgProject       *project,
                                           GOutputStream   *out,
                                           GError         **error);
 
+/* The link graph the project's crawls recorded: one row per edge, with
+ * "from" and "to" (URLs), "hop" (Heritrix's letter: L a link, E an embed,
+ * R a redirect, X a URL found in a script, S a form's action), "anchor"
+ * (the link's text, or null) and "crawl". Edges are in the order their
+ * pages were found, then in the order of the page. As csv, tsv or jsonl; fails
+ * with CG_EXPORT_ERROR_EMPTY when no crawl has recorded a link. */
+gboolean    cg_export_links              (CgProject       *project,
+                                          CgExportFormat   format,
+                                          GOutputStream   *out,
+                                          GError         **error);
+
 /* The data records of @model's class @class_name, or of every class when
  * it is NULL, one row per record with "class", "url" (of its page),
  * "region" (the XPath of its region in the page), "region_index" (its

@@ -1,14 +1,20 @@
 #!/usr/bin/python3
 """cartograph-cli export: pages of a real crawl of the demo site, as JSON
 Lines and CSV, each pointing at its WARC record, which is read back here
-with Python's own gzip module; and the errors for what cannot be exported.
+with Python's own gzip module; the crawl's link graph, checked against the
+links of the pages as Python's HTML parser reads them; and the errors for
+what cannot be exported.
 """
+import collections
 import csv
 import gzip
+import html.parser
 import io
 import json
 import os
 import tempfile
+import urllib.parse
+import urllib.request
 import zlib
 
 import clitest
@@ -33,11 +39,86 @@ def read_record(path, offset):
     return fields
 
 
+class AnchorParser(html.parser.HTMLParser):
+    """The a[href] of a page: targets resolved against base, without their
+    fragment, each with its text, whitespace collapsed."""
+
+    def __init__(self, base):
+        super().__init__()
+        self.base = base
+        self.anchors = []
+        self.open = None
+
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href")
+        if tag == "a" and href is not None:
+            self.open = [urllib.parse.urldefrag(urllib.parse.urljoin(self.base, href))[0], ""]
+
+    def handle_data(self, data):
+        if self.open is not None:
+            self.open[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self.open is not None:
+            self.anchors.append((self.open[0], " ".join(self.open[1].split())))
+            self.open = None
+
+
+def check_link_graph(project, url):
+    """The links export against the pages themselves, fetched again."""
+    links = run("export", "--project", project, "--what", "links")
+    check("links export as JSON Lines (%s)" % links.stderr.strip(), links.returncode == 0)
+    rows = [json.loads(line) for line in links.stdout.splitlines()]
+    check("the demo's link graph has its edges (%d)" % len(rows), len(rows) > 5000)
+    check("every edge has its fields",
+          all(row.keys() == {"from", "to", "hop", "anchor", "crawl"} for row in rows))
+    by_page = collections.defaultdict(list)
+    for row in rows:
+        by_page[row["from"]].append(row)
+    check("no edge is recorded twice",
+          len({(row["from"], row["to"], row["hop"]) for row in rows}) == len(rows))
+    check("stylesheets are embeds", any(row["hop"] == "E" and row["to"].endswith(".css") for row in rows))
+
+    pages = [page for page in by_page if page.startswith(url) and not page.endswith((".css", ".svg"))]
+    wrong = []
+    for page in pages[::40]:
+        with urllib.request.urlopen(page, timeout=30) as response:
+            parser = AnchorParser(page)
+            parser.feed(response.read().decode("utf-8"))
+        first_text = {}
+        for target, text in parser.anchors:
+            first_text.setdefault(target, text)
+        recorded = [(row["to"], row["anchor"] or "") for row in by_page[page] if row["hop"] == "L"]
+        # The page's own order, each target once with its first text.
+        if recorded != list(first_text.items()):
+            wrong.append(page)
+    check("each sampled page's links are its a[href], in its order, with their first text (%d pages; "
+          "differing: %s)" % (len(pages[::40]), wrong[:3]), len(pages[::40]) > 10 and not wrong)
+
+    as_tsv = run("export", "--project", project, "--what", "links", "--format", "tsv")
+    table = as_tsv.stdout.splitlines()
+    check("the TSV has a header and the same rows",
+          table[0] == "from\tto\thop\tanchor\tcrawl" and len(table) == len(rows) + 1)
+    with_model = run("export", "--project", project, "--what", "links", "--site", url)
+    check("links take no model: --site is a usage error (%s)" % with_model.stderr.strip(),
+          with_model.returncode == 2 and "--site" in with_model.stderr)
+    as_dot = run("export", "--project", project, "--what", "links", "--format", "dot")
+    check("links cannot be dot: exit 2, named", as_dot.returncode == 2 and "dot" in as_dot.stderr)
+
+    # A crawl whose only page could not be fetched has recorded no link.
+    unreachable = os.path.join(os.path.dirname(project), "unreachable")
+    run("crawl", "http://127.0.0.1:9/", "--project", unreachable, "--no-politeness", "--quiet")
+    none = run("export", "--project", unreachable, "--what", "links")
+    check("a project without links says so (%s)" % none.stderr.strip(),
+          none.returncode == 1 and none.stdout == "" and "no links yet" in none.stderr)
+
+
 with demo_site() as url:
     with tempfile.TemporaryDirectory() as tmp:
         project = os.path.join(tmp, "demo")
         crawl = run("crawl", url, "--project", project, "--no-politeness", "--quiet")
         check("the crawl of the demo site succeeds", crawl.returncode == 0)
+        check_link_graph(project, url)
 
         pages = run("export", "--project", project, "--what", "pages", "--format", "jsonl")
         check("pages export as JSON Lines", pages.returncode == 0)

@@ -1580,7 +1580,7 @@ test_unlisted_and_missing_files (Fixture       *f,
   /* The store as it was before that crawl. */
   g_assert_true (cg_store_exec (cg_project_get_store (f->project),
                                 "PRAGMA foreign_keys = OFF;"
-                                "DELETE FROM links; DELETE FROM fetches; DELETE FROM warc_files;"
+                                "DELETE FROM outlinks; DELETE FROM fetches; DELETE FROM warc_files;"
                                 "DELETE FROM urls; DELETE FROM hosts; DELETE FROM crawls;"
                                 "PRAGMA foreign_keys = ON;",
                                 &error));

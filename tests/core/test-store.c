@@ -250,6 +250,63 @@ test_migrates_extraction_mark (Fixture *f, gconstpointer data)
   g_assert_false (extracted);
 }
 
+/* The link graph of version 6, a row per edge, becomes a row per page
+ * with every edge of the page, anchors and hops as they were. */
+static void
+test_migrates_link_graph (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create_at_version (f->path, 6, &error);
+  g_autoptr(sqlite3_stmt) edges = NULL;
+  g_autoptr(sqlite3_stmt) old_table = NULL;
+  const char *expected[][4] = {
+    { "1", "2", "L", "Next page" },
+    { "1", "3", "E", NULL },
+    { "1", "3", "L", "Tab\t\"quoted\"" },
+    { "2", "1", "R", NULL },
+  };
+  guint row = 0;
+  int rc;
+
+  g_assert_no_error (error);
+  g_assert_true (cg_store_exec (store,
+                                "INSERT INTO crawls (id, kind, seed_url, created_at) VALUES (1, 'crawl', 'http://example.org/', 0);"
+                                "INSERT INTO hosts (id, crawl_id, host_key) VALUES (1, 1, 'example.org');"
+                                "INSERT INTO urls (id, crawl_id, host_id, url, depth, discovered_at) VALUES "
+                                "  (1, 1, 1, 'http://example.org/', 0, 0), (2, 1, 1, 'http://example.org/2', 1, 0),"
+                                "  (3, 1, 1, 'http://example.org/a.css', 1, 0);"
+                                "INSERT INTO links (from_id, to_id, hop, anchor) VALUES "
+                                "  (1, 3, 'L', 'Tab\t\"quoted\"'), (1, 2, 'L', 'Next page'), (1, 3, 'E', NULL),"
+                                "  (2, 1, 'R', NULL);",
+                                &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  store = cg_store_open (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_store_get_schema_version (store), ==, cg_store_get_latest_version ());
+  edges = cg_store_prepare (store,
+                            "SELECT o.from_id, e.value ->> 0, e.value ->> 1, e.value ->> 2 "
+                            "FROM outlinks o, json_each (o.edges) e ORDER BY 1, 2, 3",
+                            &error);
+  g_assert_no_error (error);
+  while ((rc = sqlite3_step (edges)) == SQLITE_ROW)
+    {
+      g_assert_cmpuint (row, <, G_N_ELEMENTS (expected));
+      for (int column = 0; column < 4; column++)
+        g_assert_cmpstr ((const char *) sqlite3_column_text (edges, column), ==, expected[row][column]);
+      row++;
+    }
+  g_assert_cmpint (rc, ==, SQLITE_DONE);
+  g_assert_cmpuint (row, ==, G_N_ELEMENTS (expected));
+
+  /* The old table is gone: nothing could write to it any more. */
+  old_table = cg_store_prepare (store, "SELECT count(*) FROM sqlite_schema WHERE name = 'links'", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_step (old_table), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (old_table, 0), ==, 0);
+}
+
 static void
 test_failed_statement_reports (Fixture *f, gconstpointer data)
 {
@@ -348,6 +405,7 @@ main (int argc, char **argv)
   ADD ("/store/open-damaged-pages", test_open_damaged_pages);
   ADD ("/store/migrates-old-schema", test_migrates_old_schema);
   ADD ("/store/migrates-extraction-mark", test_migrates_extraction_mark);
+  ADD ("/store/migrates-link-graph", test_migrates_link_graph);
   ADD ("/store/failed-statement-reports", test_failed_statement_reports);
   ADD ("/store/path-too-long", test_path_too_long);
 #undef ADD
