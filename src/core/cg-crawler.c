@@ -1156,9 +1156,9 @@ append_id (GString *out,
 /* Stores the edges gathered since the last flush: a page's edges are one
  * row of outlinks, a JSON array of [target id, hop, anchor] in the order
  * of the page, the first edge of each target and hop kept. A row per edge
- * made storing the link graph a sixth of a crawl's CPU time in the crawl
- * throughput benchmark (tests/bench): 26 rows a page there, each an
- * insertion into an index. */
+ * made storing the link graph about a tenth of the crawl thread's work in
+ * the crawl throughput benchmark (tests/bench): 26 rows a page there, each
+ * an insertion into an index. */
 static gboolean
 flush_links (CrawlRun  *run,
              GError   **error)

@@ -214,6 +214,30 @@ cg_export_model (CgSiteModel     *model,
   return g_output_stream_write_all (out, text, strlen (text), NULL, NULL, error);
 }
 
+/* The end of an export's rows, @rc being the last step's result: the
+ * step's own error, since stepping again would run the query afresh and
+ * its first row could have a cut-short export called complete; or, with
+ * no row, CG_EXPORT_ERROR_EMPTY with @empty_format's message. */
+static gboolean G_GNUC_PRINTF (5, 6)
+rows_ended (CgStore     *store,
+            int          rc,
+            guint        rows,
+            GError     **error,
+            const char  *empty_format,
+            ...)
+{
+  va_list args;
+
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (store, rc, error);
+  if (rows > 0)
+    return TRUE;
+  va_start (args, empty_format);
+  g_propagate_error (error, g_error_new_valist (CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY, empty_format, args));
+  va_end (args);
+  return FALSE;
+}
+
 /* One row per fetched URL, its newest fetch, with the class @model gives
  * it ("unclassified" when it gives none, or when there is no model). */
 gboolean
@@ -280,17 +304,8 @@ cg_export_pages (CgProject       *project,
         return FALSE;
       rows++;
     }
-  /* The step's own error: stepping again would run the query afresh,
-   * and its first row could have a cut-short export called complete. */
-  if (rc != SQLITE_DONE)
-    return cg_store_set_error (store, rc, error);
-  if (rows == 0)
-    {
-      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
-                   _("The project “%s” has no fetched page yet"), cg_project_get_folder (project));
-      return FALSE;
-    }
-  return TRUE;
+  return rows_ended (store, rc, rows, error, _("The project “%s” has no fetched page yet"),
+                     cg_project_get_folder (project));
 }
 
 gboolean
@@ -338,16 +353,8 @@ cg_export_links (CgProject       *project,
         return FALSE;
       rows++;
     }
-  /* As in cg_export_pages(): the step's own error, not a second run. */
-  if (rc != SQLITE_DONE)
-    return cg_store_set_error (store, rc, error);
-  if (rows == 0)
-    {
-      g_set_error (error, CG_EXPORT_ERROR, CG_EXPORT_ERROR_EMPTY,
-                   _("The project “%s” has no links yet: crawls record them"), cg_project_get_folder (project));
-      return FALSE;
-    }
-  return TRUE;
+  return rows_ended (store, rc, rows, error, _("The project “%s” has no links yet: crawls record them"),
+                     cg_project_get_folder (project));
 }
 
 /* --- Records ------------------------------------------------------------- */

@@ -216,8 +216,8 @@ static const char * const migrations[] = {
   /* 6 → 7: the link graph as one row per page, its outlinks: a JSON array
    * of [target URL id, hop, anchor text or null], one per target and hop,
    * in the order of the page (edges stored before this version come in no
-   * particular order). A row per edge cost a sixth of a fast crawl's CPU
-   * time; SQLite's JSON functions still query the edges one by one
+   * particular order). A row per edge was about a tenth of a fast crawl's
+   * work; SQLite's JSON functions still query the edges one by one
    * (json_each), as cg_export_links() does. The old table's path column
    * was never filled. */
   "CREATE TABLE outlinks ("
