@@ -340,13 +340,13 @@ cg_export_links (CgProject       *project,
     return FALSE;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      g_autofree char *crawl = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 4));
+      /* SQLite gives the crawl's id, never NULL, as its decimal text. */
       const char *values[] = {
         (const char *) sqlite3_column_text (stmt, 0),
         (const char *) sqlite3_column_text (stmt, 1),
         (const char *) sqlite3_column_text (stmt, 2),
         (const char *) sqlite3_column_text (stmt, 3),
-        crawl,
+        (const char *) sqlite3_column_text (stmt, 4),
       };
 
       if (!cg_table_writer_write_row (writer, values, error))
