@@ -16,12 +16,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "cg-crawl-log.h"
+#include "cg-format.h"
 
 struct _CgCrawlLog
 {
@@ -137,36 +137,23 @@ cg_crawl_log_open (const char  *path,
   return g_steal_pointer (&self);
 }
 
-/* UTC, "2026-11-22T12:00:00" or, @compact, "20261122120000". Formatted
- * by hand rather than with g_date_time_format(), which parses its format
- * and goes through the locale for every line: a crawl writes a line per
- * URL. */
-static void
-append_time (GString  *line,
-             gint64    time_us,
-             gboolean  compact)
-{
-  time_t seconds = (time_t) (time_us / G_USEC_PER_SEC);
-  struct tm tm;
-
-  if (gmtime_r (&seconds, &tm) == NULL)
-    memset (&tm, 0, sizeof tm);
-  g_string_append_printf (line, compact ? "%04d%02d%02d%02d%02d%02d" : "%04d-%02d-%02dT%02d:%02d:%02d",
-                          tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
 char *
 cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
 {
   GString *line = g_string_sized_new (256);
 
-  append_time (line, entry->log_time_us, FALSE);
-  g_string_append_printf (line, ".%03dZ ", (int) ((entry->log_time_us / 1000) % 1000));
-  g_string_append_printf (line, "%5d ", entry->status);
+  /* Formatted by hand (cg-format.h): a crawl writes a line per URL. */
+  cg_format_append_utc (line, entry->log_time_us, FALSE);
+  g_string_append_c (line, '.');
+  cg_format_append_decimal (line, (entry->log_time_us / 1000) % 1000, 3, '0');
+  g_string_append (line, "Z ");
+  cg_format_append_decimal (line, entry->status, 5, ' ');
+  g_string_append_c (line, ' ');
   if (entry->size >= 0)
-    g_string_append_printf (line, "%10" G_GINT64_FORMAT " ", entry->size);
+    cg_format_append_decimal (line, entry->size, 10, ' ');
   else
-    g_string_append_printf (line, "%10s ", "-");
+    g_string_append (line, "         -");
+  g_string_append_c (line, ' ');
   g_string_append (line, entry->url);
   g_string_append_c (line, ' ');
   g_string_append (line, entry->hops != NULL && *entry->hops != '\0' ? entry->hops : "-");
@@ -174,12 +161,16 @@ cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
   g_string_append (line, entry->via != NULL ? entry->via : "-");
   g_string_append_c (line, ' ');
   g_string_append (line, entry->mime != NULL && *entry->mime != '\0' ? entry->mime : "no-type");
-  g_string_append_printf (line, " #%03u ", entry->worker);
+  g_string_append (line, " #");
+  cg_format_append_decimal (line, entry->worker, 3, '0');
+  g_string_append_c (line, ' ');
   if (entry->fetch_start_us > 0)
     {
-      append_time (line, entry->fetch_start_us, TRUE);
-      g_string_append_printf (line, "%03d+%" G_GINT64_FORMAT " ",
-                              (int) ((entry->fetch_start_us / 1000) % 1000), entry->duration_ms);
+      cg_format_append_utc (line, entry->fetch_start_us, TRUE);
+      cg_format_append_decimal (line, (entry->fetch_start_us / 1000) % 1000, 3, '0');
+      g_string_append_c (line, '+');
+      cg_format_append_decimal (line, entry->duration_ms, 0, ' ');
+      g_string_append_c (line, ' ');
     }
   else
     g_string_append (line, "- ");

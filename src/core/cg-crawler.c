@@ -41,6 +41,7 @@
 #include "cg-crawler.h"
 #include "cg-dispatch.h"
 #include "cg-fetcher.h"
+#include "cg-format.h"
 #include "cg-frontier.h"
 #include "cg-json.h"
 #include "cg-links.h"
@@ -1132,27 +1133,6 @@ insert_link (CrawlRun    *run,
   g_array_append_val (run->edges, edge);
 }
 
-/* Appends @id in decimal. printf() was most of the cost of writing the
- * link graph: a crawl writes an id per edge, 26 edges a page in the crawl
- * throughput benchmark (tests/bench). */
-static void
-append_id (GString *out,
-           gint64   id)
-{
-  char digits[24];
-  guint start = sizeof digits;
-  guint64 rest = (guint64) id;
-
-  g_assert (id >= 0);
-  do
-    {
-      digits[--start] = (char) ('0' + rest % 10);
-      rest /= 10;
-    }
-  while (rest > 0);
-  g_string_append_len (out, digits + start, (gssize) (sizeof digits - start));
-}
-
 /* Stores the edges gathered since the last flush: a page's edges are one
  * row of outlinks, a JSON array of [target id, hop, anchor] in the order
  * of the page, the first edge of each target and hop kept. A row per edge
@@ -1182,7 +1162,7 @@ flush_links (CrawlRun  *run,
           if (run->outlinks->len > 1)
             g_string_append_c (run->outlinks, ',');
           g_string_append_c (run->outlinks, '[');
-          append_id (run->outlinks, edge->to_id);
+          cg_format_append_decimal (run->outlinks, edge->to_id, 0, ' ');
           g_string_append (run->outlinks, ",\"");
           g_string_append_c (run->outlinks, edge->hop);
           g_string_append (run->outlinks, "\",");

@@ -26,6 +26,13 @@
 # per second), with the lowest and highest rate beside it. httrack, which
 # is stopped by the clock, crawls in the first round only.
 #
+# A crawl is not independent of the one before it: what that one wrote
+# (wget's 20,000 files and WARC) is still being written back, and the
+# machine's caches hold its data. In a fixed order the same tool would
+# always follow the same one, so each round starts one tool further along
+# the list: over as many rounds as tools, every tool crawls once in every
+# position.
+#
 # httrack (Debian 12's 3.49) refills its connection slots about once a
 # second while it parses, so it fetches about as many pages per second as it
 # has connections; a whole 20,000-page crawl would take most of an hour.
@@ -166,9 +173,12 @@ record () { # NAME OUTDIR HTML RESOURCES NOTE
     "$(<"$out.status")" "$note" >> "$results_tsv"
 }
 
+read -r -a tool_list <<< "$tools"
 for round in $(seq 1 "$rounds"); do
-for tool in $tools; do
+for position in "${!tool_list[@]}"; do
+  tool="${tool_list[$(( (position + round - 1) % ${#tool_list[@]} ))]}"
   [[ "$tool" == httrack && "$round" -gt 1 ]] && continue
+  printf '%s ' "$tool" >> "$runs/order-$round.txt"
   out="$runs/$tool-$round"
   mkdir -p "$out"
   case "$tool" in
@@ -315,6 +325,12 @@ if cg is not None:
     print(f"Target 2, Cartograph's peak RSS under {RSS_TARGET_MB} MB: "
           f"{'MET' if rss_ok else 'NOT MET'} ({cg['rss']:.1f} MB)")
 EOF
+{
+  echo
+  for round in $(seq 1 "$rounds"); do
+    echo "Round $round crawled in this order: $(<"$runs/order-$round.txt")"
+  done
+} >> "$results"
 cat "$results"
 echo
 echo "Written to $results; the crawls' output, commands and timings are in $runs"
