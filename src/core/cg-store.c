@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -267,13 +268,36 @@ set_sql_error_message (GError     **error,
     g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_CORRUPT,
                  _("The project database “%s” is damaged: %s"), path, message);
   /* SQLite's own words ("attempt to write a readonly database") do not
-   * say that reading a project writes to it too: WAL mode keeps its
-   * shared memory and journal beside the database. */
+   * say that reading a project writes to it too (WAL mode keeps its
+   * shared memory and journal beside the database), nor what cannot be
+   * written: the file, its folder or the whole file system. */
   else if (primary == SQLITE_READONLY || primary == SQLITE_PERM || primary == SQLITE_CANTOPEN)
-    g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
-                 _("The project database “%s” cannot be written (%s): Cartograph needs to write to a "
-                   "project’s folder even to read it, so check that folder’s permissions"),
-                 path, message);
+    {
+      g_autofree char *folder = g_path_get_dirname (path);
+      int file_errno = g_access (path, W_OK) == 0 ? 0 : errno;
+      int folder_errno = g_access (folder, W_OK) == 0 ? 0 : errno;
+
+      if (file_errno == EROFS || folder_errno == EROFS)
+        g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                     _("The project database “%s” cannot be written (%s): the file system that holds it is "
+                       "read-only, so copy the project to a writable disk"),
+                     path, message);
+      else if (folder_errno != 0)
+        g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                     _("The project database “%s” cannot be written (%s): Cartograph needs to write to a "
+                       "project’s folder even to read it, so check that folder’s permissions"),
+                     path, message);
+      else if (file_errno != 0 && file_errno != ENOENT)
+        g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                     _("The project database “%s” cannot be written (%s): the file itself is read-only, "
+                       "so make it writable"),
+                     path, message);
+      else
+        g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
+                     _("The project database “%s” cannot be written (%s): check the permissions of the file "
+                       "and of its folder"),
+                     path, message);
+    }
   else
     g_set_error (error, CG_STORE_ERROR, CG_STORE_ERROR_SQL,
                  _("Database error in “%s”: %s"), path, message);

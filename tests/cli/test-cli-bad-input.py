@@ -177,8 +177,9 @@ with demo_site() as url:
             os.chmod(folder, 0o555)
         command = ["export", "--project", readonly, "--what", "model"]
         as_nobody = ["runuser", "-u", "nobody", "--", CLI] if os.geteuid() == 0 else None
-        if as_nobody is not None and subprocess.run(as_nobody + ["--version"], capture_output=True,
-                                                    timeout=60, cwd="/").returncode != 0:
+        nobody_cannot_run = as_nobody is not None and subprocess.run(
+            as_nobody + ["--version"], capture_output=True, timeout=60, cwd="/").returncode != 0
+        if nobody_cannot_run:
             # The build lies where nobody cannot run it (a home folder).
             print("ok - a project that cannot be written is said to be so # SKIP nobody cannot run the CLI here")
         else:
@@ -190,6 +191,32 @@ with demo_site() as url:
                   result.returncode == 1 and "cannot be written" in result.stderr and "permissions" in result.stderr)
         for folder, dirs, files in os.walk(readonly):
             os.chmod(folder, 0o755)
+        # Only the database file read-only, in a folder that may be
+        # written: the file is named, not the folder, and a crawl that
+        # cannot store anything changes nothing.
+        if nobody_cannot_run:
+            print("ok - a read-only database file is named # SKIP nobody cannot run the CLI here")
+        else:
+            for folder, dirs, files in os.walk(readonly):
+                os.chmod(folder, 0o777)
+                for name in files:
+                    os.chmod(os.path.join(folder, name), 0o666)
+            database = os.path.join(readonly, "cartograph.db")
+            os.chmod(database, 0o444)
+            with open(database, "rb") as f:
+                stored = f.read()
+            command = ["crawl", url, "--project", readonly, "--max-pages", "3", "--quiet"]
+            if as_nobody is not None:
+                result = subprocess.run(as_nobody + command, capture_output=True, text=True, timeout=60, cwd="/")
+            else:
+                result = run(*command)
+            check("a read-only database file is named, not its folder (%r)" % result.stderr.strip(),
+                  result.returncode == 1 and "the file itself is read-only" in result.stderr
+                  and "folder’s permissions" not in result.stderr)
+            with open(database, "rb") as f:
+                check("and the database is left as it was", f.read() == stored)
+            os.chmod(database, 0o644)
+            check("which still holds its crawls", crawls_of(readonly) == crawls_of(project))
 
         a_file = os.path.join(tmp, "a-file")
         with open(a_file, "w") as f:
