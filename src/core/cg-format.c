@@ -43,25 +43,20 @@ cg_format_append_utc (GString  *out,
                       gint64    time_us,
                       gboolean  compact)
 {
+  /* What goes before each part but the year, unless @compact. */
+  static const char separators[] = "--T::";
   time_t seconds = (time_t) (time_us / G_USEC_PER_SEC);
   struct tm tm;
 
   if (gmtime_r (&seconds, &tm) == NULL)
     memset (&tm, 0, sizeof tm);
-  cg_format_append_decimal (out, tm.tm_year + 1900, 4, '0');
-  if (!compact)
-    g_string_append_c (out, '-');
-  cg_format_append_decimal (out, tm.tm_mon + 1, 2, '0');
-  if (!compact)
-    g_string_append_c (out, '-');
-  cg_format_append_decimal (out, tm.tm_mday, 2, '0');
-  if (!compact)
-    g_string_append_c (out, 'T');
-  cg_format_append_decimal (out, tm.tm_hour, 2, '0');
-  if (!compact)
-    g_string_append_c (out, ':');
-  cg_format_append_decimal (out, tm.tm_min, 2, '0');
-  if (!compact)
-    g_string_append_c (out, ':');
-  cg_format_append_decimal (out, tm.tm_sec, 2, '0');
+
+  const int parts[] = { tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      if (i > 0 && !compact)
+        g_string_append_c (out, separators[i - 1]);
+      cg_format_append_decimal (out, parts[i], i == 0 ? 4 : 2, '0');
+    }
 }

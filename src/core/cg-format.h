@@ -9,9 +9,9 @@
 
 G_BEGIN_DECLS
 
-/* A crawl writes a crawl log line, an edge list and index lines for every
- * URL. printf() parses its format and goes through the locale on every
- * call, and was most of the cost of those lines in the crawl throughput
+/* A crawl writes a crawl log line and a list of outlinks for every page.
+ * printf() parses its format and goes through the locale on every call,
+ * and was most of the cost of those lines in the crawl throughput
  * benchmark (tests/bench), so these format by hand. */
 
 /* Appends @value in decimal, padded on the left with @pad (a space or
