@@ -175,18 +175,21 @@ with demo_site() as url:
             for name in files:
                 os.chmod(os.path.join(folder, name), 0o444)
             os.chmod(folder, 0o555)
-        command = ["export", "--project", readonly, "--what", "model"]
         as_nobody = ["runuser", "-u", "nobody", "--", CLI] if os.geteuid() == 0 else None
         nobody_cannot_run = as_nobody is not None and subprocess.run(
             as_nobody + ["--version"], capture_output=True, timeout=60, cwd="/").returncode != 0
+
+        def run_unprivileged(command):
+            """Runs the CLI as nobody when this is root, else as this user."""
+            if as_nobody is None:
+                return run(*command)
+            return subprocess.run(as_nobody + command, capture_output=True, text=True, timeout=60, cwd="/")
+
         if nobody_cannot_run:
             # The build lies where nobody cannot run it (a home folder).
             print("ok - a project that cannot be written is said to be so # SKIP nobody cannot run the CLI here")
         else:
-            if as_nobody is not None:
-                result = subprocess.run(as_nobody + command, capture_output=True, text=True, timeout=60, cwd="/")
-            else:
-                result = run(*command)
+            result = run_unprivileged(["export", "--project", readonly, "--what", "model"])
             check("a project that cannot be written is said to be so",
                   result.returncode == 1 and "cannot be written" in result.stderr and "permissions" in result.stderr)
         for folder, dirs, files in os.walk(readonly):
@@ -205,11 +208,7 @@ with demo_site() as url:
             os.chmod(database, 0o444)
             with open(database, "rb") as f:
                 stored = f.read()
-            command = ["crawl", url, "--project", readonly, "--max-pages", "3", "--quiet"]
-            if as_nobody is not None:
-                result = subprocess.run(as_nobody + command, capture_output=True, text=True, timeout=60, cwd="/")
-            else:
-                result = run(*command)
+            result = run_unprivileged(["crawl", url, "--project", readonly, "--max-pages", "3", "--quiet"])
             check("a read-only database file is named, not its folder (%r)" % result.stderr.strip(),
                   result.returncode == 1 and "the file itself is read-only" in result.stderr
                   and "folder’s permissions" not in result.stderr)
