@@ -303,11 +303,19 @@ cg_cdxj_index_write (CgCdxjIndex  *self,
                      const char   *path,
                      GError      **error)
 {
-  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr(GString) contents = NULL;
+  gsize size = 0;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* Sized once: a crawl's index is megabytes, and growing the buffer by
+   * doubling copied it over and over at the end of the crawl, when the
+   * crawl waits for it. */
+  for (guint i = 0; i < self->lines->len; i++)
+    size += strlen (g_ptr_array_index (self->lines, i)) + 1;
+  contents = g_string_sized_new (size);
 
   g_ptr_array_sort (self->lines, compare_strings_cb);
   for (guint i = 0; i < self->lines->len; i++)

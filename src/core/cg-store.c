@@ -507,6 +507,21 @@ cg_store_commit (CgStore  *self,
   return cg_store_exec (self, "COMMIT", error);
 }
 
+/**
+ * cg_store_checkpoint:
+ *
+ * Copies the write-ahead log into the database file, as far as the other
+ * connections' reads allow (a passive checkpoint), so that the work is
+ * not left to the last connection to close. What cannot be copied now is
+ * copied by a later checkpoint, so a failure is not an error.
+ */
+void
+cg_store_checkpoint (CgStore *self)
+{
+  g_return_if_fail (CG_IS_STORE (self));
+  sqlite3_wal_checkpoint_v2 (self->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+}
+
 void
 cg_store_rollback (CgStore *self)
 {

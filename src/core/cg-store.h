@@ -63,6 +63,7 @@ gboolean      cg_store_begin                 (CgStore      *self,
 gboolean      cg_store_commit                (CgStore      *self,
                                               GError      **error);
 void          cg_store_rollback              (CgStore      *self);
+void          cg_store_checkpoint            (CgStore      *self);
 
 char         *cg_store_get_meta              (CgStore      *self,
                                               const char   *key);

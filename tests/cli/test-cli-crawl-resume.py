@@ -6,8 +6,10 @@ new delays; the new settings are stored with the crawl and written in the
 warcinfo record of its next WARC file; no page is archived twice; settings
 that decided what the crawl queued (its scope, robots.txt, identity, WARC
 settings) are refused, named, and change nothing; a crawl another process
-runs keeps its settings.
+runs keeps its settings; a crawl whose WARC file cannot be flushed to
+the disk fails, and --resume repairs it.
 """
+import errno
 import gzip
 import json
 import os
@@ -46,6 +48,20 @@ def warc_records(path):
         records.append((headers, data[end + 4:end + 4 + length]))
         at = end + 4 + length + 4
     return records
+
+
+def crawl_state(project):
+    with sqlite3.connect(os.path.join(project, "cartograph.db")) as db:
+        return db.execute("SELECT state FROM crawls WHERE id = 1").fetchone()[0]
+
+
+def closed_warc_files(project):
+    with sqlite3.connect(os.path.join(project, "cartograph.db")) as db:
+        return [name for (name,) in db.execute("SELECT name FROM warc_files WHERE closed = 1 ORDER BY name")]
+
+
+def index_of(warc_path):
+    return warc_path[:-len(".warc.gz")] + ".cdxj"
 
 
 def warc_files(project):
@@ -133,5 +149,33 @@ with demo_site() as url:
         slow.send_signal(signal.SIGINT)
         out, err = slow.communicate(timeout=120)
         check("Ctrl-C stops it, ready to resume (%d)" % slow.returncode, slow.returncode == 3)
+
+        # A disk that cannot flush the WARC file (tests/tools/fail-warc-flush.c):
+        # the crawl's archive is not safely stored, so the crawl fails
+        # instead of ending at its limit, and --resume repairs it.
+        broken = os.path.join(tmp, "broken-disk")
+        failing_disk = dict(os.environ, LD_PRELOAD=os.environ["CARTOGRAPH_TEST_FAIL_WARC_FLUSH"])
+        failed = run("crawl", url, "--project", broken, "--no-politeness", "--max-pages", "5", "--quiet",
+                     env=failing_disk)
+        files = warc_files(broken)
+        check("a crawl whose WARC file cannot be flushed to the disk fails, naming the file (%d: %s)"
+              % (failed.returncode, failed.stderr.strip()),
+              failed.returncode == 1 and len(files) == 1
+              and "Could not flush the WARC file “%s”: %s" % (files[0], os.strerror(errno.EIO)) in failed.stderr)
+        check("it is stored as failed, its file neither marked closed nor indexed",
+              crawl_state(broken) == "failed" and closed_warc_files(broken) == []
+              and not os.path.exists(index_of(files[0])))
+        repaired = run("crawl", "--resume", "--project", broken, "--max-pages", "10", "--quiet")
+        files = warc_files(broken)
+        check("resumed on a sound disk, it goes on to its new limit (%d: %s)"
+              % (repaired.returncode, repaired.stderr.strip()),
+              repaired.returncode == 0 and crawl_state(broken) == "limit" and html_fetched(broken) >= 10)
+        check("and each of its WARC files (%d) is now closed and indexed" % len(files),
+              closed_warc_files(broken) == [os.path.basename(path) for path in files]
+              and all(os.path.exists(index_of(path)) for path in files))
+        responses = [headers["WARC-Target-URI"] for path in files for headers, block in warc_records(path)
+                     if headers["WARC-Type"] == "response"]
+        check("with no page archived twice (%d responses)" % len(responses),
+              len(responses) == len(set(responses)) and len(responses) >= 10)
 
 finish()
