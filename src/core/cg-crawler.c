@@ -271,9 +271,7 @@ struct _CrawlRun
   GAsyncQueue     *write_queue;
   CgWarcWriter    *writer;
   guint            pending_writes;
-  /* Set by the writer thread when it closed the WARC file as it stopped,
-   * with why that failed, if it did. */
-  gboolean         writer_closed;
+  /* Why the writer thread could not close the WARC file as it stopped. */
   GError          *writer_close_error;
 
   /* What the parsers and the writer hand back, taken by the crawl thread
@@ -768,7 +766,6 @@ writer_thread_main (gpointer user_data)
    * it overlaps the crawl thread's last commit and checkpoint (see
    * tear_down_run()). */
   cg_warc_writer_close (run->writer, &run->writer_close_error);
-  run->writer_closed = TRUE;
   return NULL;
 }
 
@@ -2878,9 +2875,10 @@ set_up_run (CrawlRun  *run,
   return commit (run, error);
 }
 
-/* A crawl whose last changes or WARC file could not be saved has failed,
- * whatever ended it: what it archived is not all where it should be
- * until --resume repairs it. */
+/* Ends the run as failed, whatever was ending it, keeping the first
+ * error: a crawl that could not set up, fetched nothing, or could not
+ * save its last changes or WARC file (what it archived is then not all
+ * where it should be until --resume repairs it). */
 static void
 fail_at_end (CrawlRun *run,
              GError   *error)
@@ -2937,11 +2935,10 @@ tear_down_run (CrawlRun *run)
       g_thread_join (run->writer_thread);
       run->writer_thread = NULL;
     }
-  if (run->writer != NULL && !run->writer_closed)
-    {
-      cg_warc_writer_close (run->writer, &run->writer_close_error);
-      run->writer_closed = TRUE;
-    }
+  /* Without a writer thread (the run failed to start), or after it:
+   * closing a closed writer does nothing. */
+  if (run->writer != NULL && run->writer_close_error == NULL)
+    cg_warc_writer_close (run->writer, &run->writer_close_error);
 
   if (run->store != NULL)
     {
@@ -2954,12 +2951,9 @@ tear_down_run (CrawlRun *run)
        * failing (a site that is down), did not do its work. */
       if (run->end == CG_CRAWL_END_DONE && run->first_failure != NULL && run->frontier != NULL &&
           cg_frontier_count (run->frontier, CG_URL_DONE) == 0)
-        {
-          run->end = CG_CRAWL_END_FAILED;
-          if (run->error == NULL)
-            run->error = g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NOTHING_FETCHED,
-                                      _("Nothing could be fetched; the first failure: %s"), run->first_failure);
-        }
+        fail_at_end (run, g_error_new (CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_NOTHING_FETCHED,
+                                       _("Nothing could be fetched; the first failure: %s"),
+                                       run->first_failure));
       if (!set_crawl_state (run->store, run->crawl_id, cg_crawl_end_to_string (run->end), TRUE, &error))
         g_clear_error (&error);
     }
@@ -2979,10 +2973,7 @@ crawl_thread_main (gpointer user_data)
 
   run->started_us = g_get_monotonic_time ();
   if (!set_up_run (run, &error))
-    {
-      run->end = CG_CRAWL_END_FAILED;
-      run->error = error;
-    }
+    fail_at_end (run, error);
   else
     {
       guint n_parsers = n_parse_threads ();

@@ -40,6 +40,11 @@ def demo_site():
         server.wait(timeout=10)
 
 
+def index_path_of(warc_path):
+    """The CDXJ index the crawl writes beside the WARC file @warc_path."""
+    return warc_path[:-len(".warc.gz")] + ".cdxj"
+
+
 def demo_truth():
     """The demo site's ground truth (serve-demo --print-truth): each page's
     object by its path."""

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 
-from clitest import CLI, check, demo_site, finish, run
+from clitest import CLI, check, demo_site, finish, index_path_of, run
 
 
 def stored_config(project):
@@ -58,10 +58,6 @@ def crawl_state(project):
 def closed_warc_files(project):
     with sqlite3.connect(os.path.join(project, "cartograph.db")) as db:
         return [name for (name,) in db.execute("SELECT name FROM warc_files WHERE closed = 1 ORDER BY name")]
-
-
-def index_of(warc_path):
-    return warc_path[:-len(".warc.gz")] + ".cdxj"
 
 
 def warc_files(project):
@@ -164,7 +160,7 @@ with demo_site() as url:
               and "Could not flush the WARC file “%s”: %s" % (files[0], os.strerror(errno.EIO)) in failed.stderr)
         check("it is stored as failed, its file neither marked closed nor indexed",
               crawl_state(broken) == "failed" and closed_warc_files(broken) == []
-              and not os.path.exists(index_of(files[0])))
+              and not os.path.exists(index_path_of(files[0])))
         repaired = run("crawl", "--resume", "--project", broken, "--max-pages", "10", "--quiet")
         files = warc_files(broken)
         check("resumed on a sound disk, it goes on to its new limit (%d: %s)"
@@ -172,7 +168,7 @@ with demo_site() as url:
               repaired.returncode == 0 and crawl_state(broken) == "limit" and html_fetched(broken) >= 10)
         check("and each of its WARC files (%d) is now closed and indexed" % len(files),
               closed_warc_files(broken) == [os.path.basename(path) for path in files]
-              and all(os.path.exists(index_of(path)) for path in files))
+              and all(os.path.exists(index_path_of(path)) for path in files))
         responses = [headers["WARC-Target-URI"] for path in files for headers, block in warc_records(path)
                      if headers["WARC-Type"] == "response"]
         check("with no page archived twice (%d responses)" % len(responses),

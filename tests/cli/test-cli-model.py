@@ -17,7 +17,7 @@ import time
 import xml.dom.minidom
 
 import clitest
-from clitest import check, demo_site, demo_truth, finish
+from clitest import check, demo_site, demo_truth, finish, index_path_of
 
 
 def run(*args, **kwargs):
@@ -322,7 +322,7 @@ with demo_site() as url:
               again.returncode == 0 and states == [(1, "stopped"), (2, "finished")])
         check("its WARC files are cut back to what it committed, closed and indexed (%s)" % files,
               files and all(os.path.getsize(os.path.join(warc_dir, name)) == committed and closed == 1
-                            and os.path.exists(os.path.join(warc_dir, name[:-len(".warc.gz")] + ".cdxj"))
+                            and os.path.exists(index_path_of(os.path.join(warc_dir, name)))
                             for name, committed, closed in files))
 
         bad = run("model", url, "--project", project, "--pages", "0")
