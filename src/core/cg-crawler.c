@@ -47,6 +47,7 @@
 #include "cg-links.h"
 #include "cg-robots.h"
 #include "cg-scope.h"
+#include "cg-seen-cache.h"
 #include "cg-url.h"
 #include "cg-warc-writer.h"
 
@@ -224,10 +225,10 @@ typedef struct {
   char             *sent_last_modified;
   GStrv             fields;        /* the driver's, for the metadata record */
   GPtrArray        *outlinks;      /* char *, for the metadata record */
-  /* A parser's links and their host keys, already added to the frontier:
+  /* A parser's links and their targets, already added to the frontier:
    * kept only to be freed by the writer thread (see writer_thread_main()). */
   GPtrArray        *spent_links;
-  GPtrArray        *spent_host_keys;
+  GArray           *spent_targets;
   gint64            host_ready_at;
   gint64            robots_host_id;
   /* Filled by the writer thread. */
@@ -658,7 +659,7 @@ write_job_free (WriteJob *job)
   g_strfreev (job->fields);
   g_clear_pointer (&job->outlinks, g_ptr_array_unref);
   g_clear_pointer (&job->spent_links, g_ptr_array_unref);
-  g_clear_pointer (&job->spent_host_keys, g_ptr_array_unref);
+  g_clear_pointer (&job->spent_targets, g_array_unref);
   g_clear_pointer (&job->request_info, cg_warc_record_info_free);
   g_clear_pointer (&job->response_info, cg_warc_record_info_free);
   g_clear_pointer (&job->metadata_info, cg_warc_record_info_free);
@@ -757,7 +758,7 @@ writer_thread_main (gpointer user_data)
       g_clear_pointer (&job->outlinks, g_ptr_array_unref);
       g_clear_pointer (&job->fields, g_strfreev);
       g_clear_pointer (&job->spent_links, g_ptr_array_unref);
-      g_clear_pointer (&job->spent_host_keys, g_ptr_array_unref);
+      g_clear_pointer (&job->spent_targets, g_array_unref);
       inbox_push (run, &run->written, job);
     }
   g_free (job);
@@ -1109,13 +1110,31 @@ report_to_driver (CrawlRun      *run,
   return TRUE;
 }
 
-/* One edge of the link graph on its way to the database. @anchor is
- * borrowed: it belongs to the page's links, which outlive the flush. */
+/* What a parser worked out for one link of a page, so that the crawl
+ * thread, which limits the pages per second, need not. */
+typedef struct {
+  char  *host_key;     /* NULL: no URL the crawl can fetch */
+  char  *anchor_json;  /* the anchor text as a JSON string, or NULL */
+  guint  url_hash;     /* cg_seen_cache_hash_url() of the URL */
+} LinkTarget;
+
+static void
+link_target_clear (gpointer data)
+{
+  LinkTarget *target = data;
+
+  g_free (target->host_key);
+  g_free (target->anchor_json);
+}
+
+/* One edge of the link graph on its way to the database. @anchor_json is
+ * borrowed: it belongs to the page's link targets, which outlive the
+ * flush. */
 typedef struct {
   gint64      from_id;
   gint64      to_id;
   char        hop;
-  const char *anchor;
+  const char *anchor_json;
   gint64      target_key;   /* to_id and hop in one, for flush_links() */
 } Edge;
 
@@ -1126,13 +1145,13 @@ insert_link (CrawlRun    *run,
              gint64       from_id,
              gint64       to_id,
              char         hop_char,
-             const char  *anchor)
+             const char  *anchor_json)
 {
   Edge edge = {
     .from_id = from_id,
     .to_id = to_id,
     .hop = hop_char,
-    .anchor = anchor != NULL && *anchor != '\0' ? anchor : NULL,
+    .anchor_json = anchor_json,
     /* Hops are ASCII letters and URL ids are far below 2^55. */
     .target_key = to_id << 8 | (guchar) hop_char,
   };
@@ -1173,8 +1192,8 @@ flush_links (CrawlRun  *run,
           g_string_append (run->outlinks, ",\"");
           g_string_append_c (run->outlinks, edge->hop);
           g_string_append (run->outlinks, "\",");
-          if (edge->anchor != NULL)
-            cg_json_append_string (run->outlinks, edge->anchor);
+          if (edge->anchor_json != NULL)
+            g_string_append (run->outlinks, edge->anchor_json);
           else
             g_string_append (run->outlinks, "null");
           g_string_append_c (run->outlinks, ']');
@@ -1199,13 +1218,15 @@ flush_links (CrawlRun  *run,
   return ok;
 }
 
-/* @known_host_key: the host key of @url if the caller has it, else NULL. */
+/* @anchor_json: the anchor text as a JSON string, or NULL
+ * @known_host_key: the host key of @url if the caller has it, else NULL. */
 static gboolean
 add_link (CrawlRun              *run,
           const CgFrontierItem  *item,
           const char            *url,
+          guint                  url_hash,
           CgHopType              hop,
-          const char            *anchor,
+          const char            *anchor_json,
           const char            *known_host_key,
           GError               **error)
 {
@@ -1226,9 +1247,9 @@ add_link (CrawlRun              *run,
   /* A URL seen already is neither checked nor queued again: only the
    * edge is new. Redirects go the long way, since a driven crawl follows
    * where they lead. */
-  if (hop != CG_HOP_REDIRECT && cg_frontier_lookup_seen (run->frontier, url, &to_id))
+  if (hop != CG_HOP_REDIRECT && cg_frontier_lookup_seen (run->frontier, url, url_hash, &to_id))
     {
-      insert_link (run, item->id, to_id, hop_char, anchor);
+      insert_link (run, item->id, to_id, hop_char, anchor_json);
       return TRUE;
     }
 
@@ -1280,28 +1301,29 @@ add_link (CrawlRun              *run,
         }
     }
 
-  insert_link (run, item->id, to_id, hop_char, anchor);
+  insert_link (run, item->id, to_id, hop_char, anchor_json);
   return TRUE;
 }
 
-/* @host_keys: the host key of each link (or NULL), as the parser found. */
+/* @targets: a LinkTarget for each link, as the parser found. */
 static gboolean
 add_links (CrawlRun              *run,
            const CgFrontierItem  *item,
            GPtrArray             *links,
-           GPtrArray             *host_keys,
+           GArray                *targets,
            GError               **error)
 {
   for (guint i = 0; i < links->len; i++)
     {
       const CgLink *link = g_ptr_array_index (links, i);
-      const char *host_key = g_ptr_array_index (host_keys, i);
+      const LinkTarget *target = &g_array_index (targets, LinkTarget, i);
 
       /* A link whose host key the parser could not find is no URL the
        * crawl can fetch, as add_link() would find again. */
-      if (host_key == NULL)
+      if (target->host_key == NULL)
         continue;
-      if (!add_link (run, item, link->url, link->hop, link->text, host_key, error))
+      if (!add_link (run, item, link->url, target->url_hash, link->hop, target->anchor_json,
+                     target->host_key, error))
         return FALSE;
     }
   return TRUE;
@@ -1456,7 +1478,7 @@ typedef struct {
   char                  *content_type;  /* with its charset, for HTML */
   /* Filled by the parser. */
   GPtrArray             *links;         /* CgLink * */
-  GPtrArray             *host_keys;     /* char * (or NULL), one per link */
+  GArray                *targets;       /* LinkTarget, one per link */
   char                  *payload_digest;
   GError                *link_error;
 } ParseJob;
@@ -1466,14 +1488,15 @@ parse_job_free (ParseJob *parse)
 {
   g_free (parse->content_type);
   g_clear_pointer (&parse->links, g_ptr_array_unref);
-  g_clear_pointer (&parse->host_keys, g_ptr_array_unref);
+  g_clear_pointer (&parse->targets, g_array_unref);
   g_free (parse->payload_digest);
   g_clear_error (&parse->link_error);
   g_free (parse);
 }
 
-/* In a parser thread: the links of a page, the host key of each, the
- * outlinks of its metadata record and its payload digest. */
+/* In a parser thread: the links of a page, what the crawl thread needs of
+ * each (see LinkTarget), the outlinks of its metadata record and its
+ * payload digest. */
 static void
 parse_page (ParseJob        *parse,
             CgLinkExtractor *extractor)
@@ -1499,21 +1522,29 @@ parse_page (ParseJob        *parse,
       const char *previous_key = NULL;
       gsize previous_end = 0;
 
-      parse->host_keys = g_ptr_array_new_full (parse->links->len, g_free);
+      parse->targets = g_array_sized_new (FALSE, TRUE, sizeof (LinkTarget), parse->links->len);
+      g_array_set_clear_func (parse->targets, link_target_clear);
       for (guint i = 0; i < parse->links->len; i++)
         {
           const CgLink *link = g_ptr_array_index (parse->links, i);
           gsize end = cg_url_get_authority_end (link->url);
-          char *host_key;
+          LinkTarget target = { .url_hash = cg_seen_cache_hash_url (link->url) };
 
           if (previous_key != NULL && end > 0 && end == previous_end &&
               strncmp (link->url, previous_url, end) == 0)
-            host_key = g_strdup (previous_key);
+            target.host_key = g_strdup (previous_key);
           else
-            host_key = cg_url_get_host_key (link->url, NULL);
-          g_ptr_array_add (parse->host_keys, host_key);
+            target.host_key = cg_url_get_host_key (link->url, NULL);
+          if (link->text != NULL && *link->text != '\0')
+            {
+              GString *json = g_string_sized_new (strlen (link->text) + 8);
+
+              cg_json_append_string (json, link->text);
+              target.anchor_json = g_string_free (json, FALSE);
+            }
+          g_array_append_val (parse->targets, target);
           previous_url = link->url;
-          previous_key = host_key;
+          previous_key = target.host_key;
           previous_end = end;
           g_ptr_array_add (job->outlinks, g_strconcat (link->url, " ", (char[]) { cg_hop_type_to_char (link->hop), '\0' },
                                                        " ", link->element, "/@", link->attribute, NULL));
@@ -1541,19 +1572,19 @@ parser_thread_main (gpointer user_data)
 
 /* The end of a fetched page's way through the crawl thread: its links go
  * to the frontier, its driver hears of it, and its records are queued for
- * writing. @links and @host_keys come from a parser, or are NULL. */
+ * writing. @links and @targets come from a parser, or are NULL. */
 static gboolean
 finish_page (CrawlRun   *run,
              WriteJob   *job,
              GPtrArray  *links,
-             GPtrArray  *host_keys,
+             GArray     *targets,
              GError    **error)
 {
   CgFrontierItem *item = job->item;
 
   if (!ensure_transaction (run, error))
     return FALSE;
-  if (links != NULL && !add_links (run, item, links, host_keys, error))
+  if (links != NULL && !add_links (run, item, links, targets, error))
     {
       g_array_set_size (run->edges, 0);
       return FALSE;
@@ -1597,8 +1628,8 @@ parse_done (CrawlRun *run,
         }
       /* The links go with the page, to be freed by the writer thread. */
       job->spent_links = g_steal_pointer (&parse->links);
-      job->spent_host_keys = g_steal_pointer (&parse->host_keys);
-      if (!finish_page (run, job, job->spent_links, job->spent_host_keys, &error))
+      job->spent_targets = g_steal_pointer (&parse->targets);
+      if (!finish_page (run, job, job->spent_links, job->spent_targets, &error))
         {
           write_job_free (job);
           fail_run (run, g_steal_pointer (&error));
@@ -1745,7 +1776,7 @@ fetch_done_cb (GObject      *source,
       const char *location = cg_fetch_result_get_location (result);
 
       g_ptr_array_add (job->outlinks, g_strdup_printf ("%s R Location", location));
-      if (!add_link (run, item, location, CG_HOP_REDIRECT, NULL, NULL, &error))
+      if (!add_link (run, item, location, cg_seen_cache_hash_url (location), CG_HOP_REDIRECT, NULL, NULL, &error))
         goto failed;
     }
   else if (cg_fetch_result_get_status (result) / 100 == 2)

@@ -586,6 +586,10 @@ cg_fetcher_new (const CgFetcherConfig  *config,
    * not undo content codings; it also stops libsoup from sending its own
    * Accept-Encoding, which the fetch sets instead. */
   soup_session_remove_feature_by_type (self->session, SOUP_TYPE_CONTENT_DECODER);
+  /* A crawl has no credentials to answer a 401 or 407 with, which is
+   * archived as it came; the manager hooked its handlers to every message
+   * all the same. */
+  soup_session_remove_feature_by_type (self->session, SOUP_TYPE_AUTH_MANAGER);
 
   if (config->cookies)
     {

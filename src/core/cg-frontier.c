@@ -23,6 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cg-frontier.h"
+#include "cg-seen-cache.h"
 
 typedef struct {
   gint64         id;
@@ -33,15 +34,9 @@ typedef struct {
   GSequenceIter *ready_iter;
 } Host;
 
-/* A URL of the seen set with its id, in the seen cache. */
-typedef struct {
-  gint64 id;
-  char   url[];
-} SeenEntry;
-
 /* The seen cache keeps at most this many URLs: a few MiB, whatever the
  * size of the crawl. Most links of a site are to the same pages (menus,
- * footers, pagination), so most lookups are answered here instead of by
+ * footers, pagination), so most lookups are answered there instead of by
  * an index search in SQLite, which was the largest cost of adding a link
  * in the crawl throughput benchmark (tests/bench). */
 #define SEEN_CACHE_SIZE 65536
@@ -91,7 +86,7 @@ struct _CgFrontier
   GSequence    *ready;          /* Host *, by ready_at then id */
   guint64       counts[CG_URL_N_STATES];
   guint         in_flight;
-  GHashTable   *seen_cache;     /* char * (in the entry) → SeenEntry * (owned) */
+  CgSeenCache  *seen_cache;
 };
 
 G_DEFINE_FINAL_TYPE (CgFrontier, cg_frontier, G_TYPE_OBJECT)
@@ -167,7 +162,7 @@ cg_frontier_finalize (GObject *object)
   g_clear_pointer (&self->ready, g_sequence_free);
   g_clear_pointer (&self->hosts_by_id, g_hash_table_unref);
   g_clear_pointer (&self->hosts_by_key, g_hash_table_unref);
-  g_clear_pointer (&self->seen_cache, g_hash_table_unref);
+  g_clear_pointer (&self->seen_cache, cg_seen_cache_free);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (cg_frontier_parent_class)->finalize (object);
@@ -185,27 +180,7 @@ cg_frontier_init (CgFrontier *self)
   self->hosts_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) host_free);
   self->hosts_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->ready = g_sequence_new (NULL);
-  self->seen_cache = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-}
-
-/* Remembers that @url is in the seen set with @id. A full cache is
- * emptied rather than kept in order of use: the URLs that matter come
- * back at once, and the cost of keeping an order would be paid on every
- * lookup. */
-static void
-remember_seen (CgFrontier *self,
-               const char *url,
-               gint64      id)
-{
-  gsize length = strlen (url);
-  SeenEntry *entry;
-
-  if (g_hash_table_size (self->seen_cache) >= SEEN_CACHE_SIZE)
-    g_hash_table_remove_all (self->seen_cache);
-  entry = g_malloc (sizeof (SeenEntry) + length + 1);
-  entry->id = id;
-  memcpy (entry->url, url, length + 1);
-  g_hash_table_replace (self->seen_cache, entry->url, entry);
+  self->seen_cache = cg_seen_cache_new (SEEN_CACHE_SIZE);
 }
 
 /* Returns the cached statement, reset and with its bindings cleared. */
@@ -374,18 +349,15 @@ cg_frontier_get_host_id (CgFrontier  *self,
 static gboolean
 find_url (CgFrontier  *self,
           const char  *url,
+          guint        url_hash,
           gint64      *out_id,
           GError     **error)
 {
-  SeenEntry *entry = g_hash_table_lookup (self->seen_cache, url);
   sqlite3_stmt *s;
   int rc;
 
-  if (entry != NULL)
-    {
-      *out_id = entry->id;
-      return TRUE;
-    }
+  if (cg_seen_cache_lookup (self->seen_cache, url, url_hash, out_id))
+    return TRUE;
   s = stmt (self, STMT_FIND_URL, error);
   if (s == NULL)
     return FALSE;
@@ -403,7 +375,7 @@ find_url (CgFrontier  *self,
   *out_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : -1;
   sqlite3_reset (s);
   if (*out_id >= 0)
-    remember_seen (self, url, *out_id);
+    cg_seen_cache_insert (self->seen_cache, url, url_hash, *out_id);
   return TRUE;
 }
 
@@ -424,13 +396,15 @@ insert_url (CgFrontier  *self,
   sqlite3_stmt *s;
   Host *host;
   gint64 id;
+  guint url_hash;
 
   g_return_val_if_fail (CG_IS_FRONTIER (self), FALSE);
   g_return_val_if_fail (url != NULL && host_key != NULL, FALSE);
 
   if (out_is_new != NULL)
     *out_is_new = FALSE;
-  if (!find_url (self, url, &id, error))
+  url_hash = cg_seen_cache_hash_url (url);
+  if (!find_url (self, url, url_hash, &id, error))
     return FALSE;
   if (id >= 0)
     {
@@ -460,7 +434,7 @@ insert_url (CgFrontier  *self,
   sqlite3_reset (s);
 
   id = sqlite3_last_insert_rowid (cg_store_get_db (self->store));
-  remember_seen (self, url, id);
+  cg_seen_cache_insert (self->seen_cache, url, url_hash, id);
   self->counts[state]++;
   if (state == CG_URL_QUEUED)
     {
@@ -505,6 +479,8 @@ cg_frontier_add (CgFrontier  *self,
 
 /**
  * cg_frontier_lookup_seen:
+ * @url_hash: cg_seen_cache_hash_url (@url), which the caller may have
+ *   worked out in another thread
  * @out_url_id: (out): the URL's id when it is known
  *
  * Whether @url is known, without asking the database, to be in the seen
@@ -514,18 +490,13 @@ cg_frontier_add (CgFrontier  *self,
 gboolean
 cg_frontier_lookup_seen (CgFrontier *self,
                          const char *url,
+                         guint       url_hash,
                          gint64     *out_url_id)
 {
-  SeenEntry *entry;
-
   g_return_val_if_fail (CG_IS_FRONTIER (self), FALSE);
   g_return_val_if_fail (url != NULL && out_url_id != NULL, FALSE);
 
-  entry = g_hash_table_lookup (self->seen_cache, url);
-  if (entry == NULL)
-    return FALSE;
-  *out_url_id = entry->id;
-  return TRUE;
+  return cg_seen_cache_lookup (self->seen_cache, url, url_hash, out_url_id);
 }
 
 /**

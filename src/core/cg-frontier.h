@@ -61,6 +61,7 @@ gboolean        cg_frontier_add               (CgFrontier      *self,
                                                GError         **error);
 gboolean        cg_frontier_lookup_seen       (CgFrontier      *self,
                                                const char      *url,
+                                               guint            url_hash,
                                                gint64          *out_url_id);
 gboolean        cg_frontier_add_skipped       (CgFrontier      *self,
                                                const char      *url,

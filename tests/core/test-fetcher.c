@@ -298,6 +298,12 @@ server_cb (SoupServer        *server,
       respond_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "come back tomorrow");
       soup_message_headers_replace (response_headers, "Retry-After", "86400");
     }
+  else if (strcmp (path, "/needs-auth") == 0)
+    {
+      f->flaky_hits++;
+      respond_text (msg, SOUP_STATUS_UNAUTHORIZED, "members only");
+      soup_message_headers_replace (response_headers, "WWW-Authenticate", "Basic realm=\"members\"");
+    }
   else if (strcmp (path, "/set-cookie") == 0)
     {
       respond_text (msg, SOUP_STATUS_OK, "cookie set");
@@ -1168,6 +1174,32 @@ test_cancel (Fixture *f, gconstpointer data)
     }
 }
 
+/* A crawl has no credentials: a 401 is a response to archive as it came,
+ * asked for once. */
+static void
+test_unauthorized (Fixture *f, gconstpointer data)
+{
+  CgFetcherConfig config;
+  g_autoptr(CgFetcher) fetcher = NULL;
+  g_autoptr(CgFetchResult) result = NULL;
+  g_autofree char *block = NULL;
+  GBytes *payload;
+
+  test_config (&config);
+  fetcher = new_fetcher (&config);
+  result = fetch_path (f, fetcher, "/needs-auth", NULL);
+
+  g_assert_no_error ((GError *) cg_fetch_result_get_error (result));
+  g_assert_cmpuint (cg_fetch_result_get_status (result), ==, 401);
+  payload = cg_fetch_result_get_payload (result);
+  g_assert_cmpmem (g_bytes_get_data (payload, NULL), g_bytes_get_size (payload), "members only", 12);
+  block = g_strndup (g_bytes_get_data (cg_fetch_result_get_response_header_block (result), NULL),
+                     g_bytes_get_size (cg_fetch_result_get_response_header_block (result)));
+  g_assert_nonnull (strstr (block, "WWW-Authenticate: Basic realm=\"members\"\r\n"));
+  g_assert_cmpuint (cg_fetch_result_get_n_attempts (result), ==, 1);
+  g_assert_cmpuint (f->flaky_hits, ==, 1);
+}
+
 static void
 test_bad_urls (Fixture *f, gconstpointer data)
 {
@@ -1416,6 +1448,7 @@ main (int argc, char *argv[])
   ADD ("conditional", test_conditional);
   ADD ("connection-cap", test_connection_cap);
   ADD ("cancel", test_cancel);
+  ADD ("unauthorized", test_unauthorized);
   ADD ("bad-urls", test_bad_urls);
   ADD ("bad-options", test_bad_options);
   ADD ("bad-config", test_bad_config);

@@ -7,6 +7,7 @@
 
 #include "cg-crawl-report.h"
 #include "cg-frontier.h"
+#include "cg-seen-cache.h"
 #include "cg-project.h"
 #include "cg-test-damage.h"
 
@@ -91,6 +92,14 @@ test_seen_set (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, 1);
 }
 
+static gboolean
+lookup_seen (CgFrontier *frontier,
+             const char *url,
+             gint64     *out_id)
+{
+  return cg_frontier_lookup_seen (frontier, url, cg_seen_cache_hash_url (url), out_id);
+}
+
 /* The seen cache answers for URLs the frontier added or found, knows
  * nothing of others, stays bounded, and a URL it has forgotten is still
  * seen: the database answers for it. A second frontier on the same crawl
@@ -107,9 +116,9 @@ test_seen_cache (Fixture *f, gconstpointer data)
 
   g_assert_true (cg_store_begin (cg_project_get_store (f->project), &error));
   first = add (frontier, "http://a.test/page/0", "a", 0, TRUE);
-  g_assert_true (cg_frontier_lookup_seen (frontier, "http://a.test/page/0", &cached));
+  g_assert_true (lookup_seen (frontier, "http://a.test/page/0", &cached));
   g_assert_cmpint (cached, ==, first);
-  g_assert_false (cg_frontier_lookup_seen (frontier, "http://a.test/page/1", &cached));
+  g_assert_false (lookup_seen (frontier, "http://a.test/page/1", &cached));
 
   for (guint i = 1; i < n; i++)
     {
@@ -121,26 +130,66 @@ test_seen_cache (Fixture *f, gconstpointer data)
     {
       g_autofree char *url = g_strdup_printf ("http://a.test/page/%u", i);
 
-      if (!cg_frontier_lookup_seen (frontier, url, &cached))
+      if (!lookup_seen (frontier, url, &cached))
         forgotten++;
     }
   g_assert_cmpuint (forgotten, >, 0);
   g_assert_cmpuint (forgotten, <, n);
 
   /* Forgotten by the cache, still in the seen set, with its id. */
-  g_assert_false (cg_frontier_lookup_seen (frontier, "http://a.test/page/0", &cached));
+  g_assert_false (lookup_seen (frontier, "http://a.test/page/0", &cached));
   g_assert_cmpint (add (frontier, "http://a.test/page/0", "a", 0, FALSE), ==, first);
-  g_assert_true (cg_frontier_lookup_seen (frontier, "http://a.test/page/0", &cached));
+  g_assert_true (lookup_seen (frontier, "http://a.test/page/0", &cached));
   g_assert_cmpint (cached, ==, first);
   g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, n);
   g_assert_true (cg_store_commit (cg_project_get_store (f->project), &error));
   g_assert_no_error (error);
 
   resumed = open_frontier (f, 1);
-  g_assert_false (cg_frontier_lookup_seen (resumed, "http://a.test/page/5", &id));
+  g_assert_false (lookup_seen (resumed, "http://a.test/page/5", &id));
   id = add (resumed, "http://a.test/page/5", "a", 0, FALSE);
-  g_assert_true (cg_frontier_lookup_seen (resumed, "http://a.test/page/5", &cached));
+  g_assert_true (lookup_seen (resumed, "http://a.test/page/5", &cached));
   g_assert_cmpint (cached, ==, id);
+}
+
+/* URLs whose hashes are equal are told apart by their text; a URL stored
+ * again takes its new id; a full cache is emptied and fills again. */
+static void
+test_seen_cache_collisions (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgSeenCache) cache = cg_seen_cache_new (8);
+  gint64 id = 0;
+
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/%u", i);
+
+      /* Every URL under one hash: each lookup walks past the others. */
+      cg_seen_cache_insert (cache, url, 42, 100 + i);
+    }
+  g_assert_cmpuint (cg_seen_cache_get_size (cache), ==, 8);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/%u", i);
+
+      g_assert_true (cg_seen_cache_lookup (cache, url, 42, &id));
+      g_assert_cmpint (id, ==, 100 + i);
+      /* The same text under another hash is another key. */
+      g_assert_false (cg_seen_cache_lookup (cache, url, 43, &id));
+    }
+  g_assert_false (cg_seen_cache_lookup (cache, "http://a.test/8", 42, &id));
+
+  cg_seen_cache_insert (cache, "http://a.test/3", 42, 7);
+  g_assert_cmpuint (cg_seen_cache_get_size (cache), ==, 8);
+  g_assert_true (cg_seen_cache_lookup (cache, "http://a.test/3", 42, &id));
+  g_assert_cmpint (id, ==, 7);
+
+  /* A ninth URL empties the full cache first. */
+  cg_seen_cache_insert (cache, "http://a.test/8", 42, 108);
+  g_assert_cmpuint (cg_seen_cache_get_size (cache), ==, 1);
+  g_assert_true (cg_seen_cache_lookup (cache, "http://a.test/8", 42, &id));
+  g_assert_cmpint (id, ==, 108);
+  g_assert_false (cg_seen_cache_lookup (cache, "http://a.test/0", 42, &id));
 }
 
 static void
@@ -469,6 +518,7 @@ main (int argc, char **argv)
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/frontier/seen-set", test_seen_set);
   ADD ("/frontier/seen-cache", test_seen_cache);
+  ADD ("/frontier/seen-cache-collisions", test_seen_cache_collisions);
   ADD ("/frontier/priority-then-discovery-order", test_priority_then_discovery_order);
   ADD ("/frontier/one-in-flight-per-host", test_one_in_flight_per_host);
   ADD ("/frontier/two-in-flight-per-host", test_two_in_flight_per_host);
