@@ -1775,13 +1775,14 @@ test_resume_after_crash (Fixture       *f,
   g_auto(Run) run = { 0 };
   gint64 crawl_id;
 
-  /* A short delay between requests, so that the crawl commits several
-   * times: the snapshot is taken after the first commit, and the crawl
-   * writes many records after it. */
+  /* A delay between requests, so that the crawl lasts a few seconds and
+   * commits more than once (it commits about once a second): the
+   * snapshot is taken after the first commit, and the crawl writes many
+   * records after it. */
   config->max_connections = 2;
   config->max_per_host = 1;
-  config->min_delay = 0.01;
-  config->max_delay = 0.01;
+  config->min_delay = 0.04;
+  config->max_delay = 0.04;
   f->want_snapshot = TRUE;
   crawl_id = crawl_site (f, config, &run);
   g_assert_true (f->snapshot_taken);
