@@ -130,7 +130,6 @@ pop_after_nap (GAsyncQueue *queue)
  * compiling them again each time was the largest single cost of the
  * crawl thread in the crawl throughput benchmark (tests/bench). */
 typedef enum {
-  RUN_STMT_LOOKUP_URL,
   RUN_STMT_COMMIT_WARC_END,
   RUN_STMT_INSERT_FETCH,
   RUN_STMT_INSERT_OUTLINKS,
@@ -139,7 +138,6 @@ typedef enum {
 } RunStmtId;
 
 static const char * const run_stmt_sql[N_RUN_STMTS] = {
-  [RUN_STMT_LOOKUP_URL] = "SELECT url FROM urls WHERE id = ?1",
   [RUN_STMT_COMMIT_WARC_END] = "UPDATE warc_files SET committed_size = max(committed_size, ?2) WHERE id = ?1",
   [RUN_STMT_INSERT_FETCH] =
     "INSERT INTO fetches (crawl_id, url_id, fetched_at, duration_ms, status, mime, size, "
@@ -310,6 +308,10 @@ struct _CrawlRun
   gboolean         in_transaction;
   guint            changes;
   gint64           committed_at;   /* monotonic µs */
+  /* The end of the last record written to the file warc_end_file_id,
+   * stored at the next commit (see note_warc_end()); 0: none to store. */
+  gint64           warc_end_file_id;
+  guint64          warc_end;
   GSource         *wake_source;
   GSource         *tick_source;
   gboolean         finishing;
@@ -452,12 +454,16 @@ ensure_transaction (CrawlRun  *run,
   return TRUE;
 }
 
+static gboolean store_warc_end (CrawlRun *run, GError **error);
+
 static gboolean
 commit (CrawlRun  *run,
         GError   **error)
 {
   if (!run->in_transaction)
     return TRUE;
+  if (!store_warc_end (run, error))
+    return FALSE;
   run->in_transaction = FALSE;
   run->committed_at = g_get_monotonic_time ();
   if (!cg_store_commit (run->store, error))
@@ -623,29 +629,6 @@ run_stmt_done (CrawlRun      *run,
 
   sqlite3_reset (stmt);
   return ok;
-}
-
-/* The URL a page was found on, for the crawl log's "via" field only. A
- * read error gives NULL, as for a seed: the log shows "-" there, and
- * nothing stored or archived depends on it (a damaged database fails the
- * run at its next write). */
-static char *
-lookup_url (CrawlRun *run,
-            gint64    url_id)
-{
-  sqlite3_stmt *stmt;
-  char *url = NULL;
-
-  if (url_id <= 0)
-    return NULL;
-  stmt = run_stmt (run, RUN_STMT_LOOKUP_URL, NULL);
-  if (stmt == NULL)
-    return NULL;
-  sqlite3_bind_int64 (stmt, 1, url_id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    url = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-  sqlite3_reset (stmt);
-  return url;
 }
 
 /* ------------------------------------------------------------------ */
@@ -816,19 +799,42 @@ warc_file_id (CrawlRun    *run,
   return *id;
 }
 
+/* Stores the end of the records written so far, which resuming keeps
+ * and cuts the file back to. */
 static gboolean
-commit_warc_end (CrawlRun          *run,
-                 gint64             file_id,
-                 const CgWarcRecordInfo *last,
-                 GError           **error)
+store_warc_end (CrawlRun  *run,
+                GError   **error)
 {
-  sqlite3_stmt *stmt = run_stmt (run, RUN_STMT_COMMIT_WARC_END, error);
+  sqlite3_stmt *stmt;
 
+  if (run->warc_end_file_id == 0)
+    return TRUE;
+  stmt = run_stmt (run, RUN_STMT_COMMIT_WARC_END, error);
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, file_id);
-  sqlite3_bind_int64 (stmt, 2, (gint64) (last->offset + last->length));
-  return run_stmt_done (run, stmt, error);
+  sqlite3_bind_int64 (stmt, 1, run->warc_end_file_id);
+  sqlite3_bind_int64 (stmt, 2, (gint64) run->warc_end);
+  if (!run_stmt_done (run, stmt, error))
+    return FALSE;
+  run->warc_end_file_id = 0;
+  return TRUE;
+}
+
+/* Notes that the records of a page, up to @last, are in the file: stored
+ * with the transaction that stores the page, once for all the pages it
+ * holds rather than a statement for each. */
+static gboolean
+note_warc_end (CrawlRun                *run,
+               gint64                   file_id,
+               const CgWarcRecordInfo  *last,
+               GError                 **error)
+{
+  if (run->warc_end_file_id != file_id && !store_warc_end (run, error))
+    return FALSE;
+  run->warc_end = run->warc_end_file_id == file_id ? MAX (run->warc_end, last->offset + last->length)
+                                                   : last->offset + last->length;
+  run->warc_end_file_id = file_id;
+  return TRUE;
 }
 
 static gboolean
@@ -948,7 +954,7 @@ write_done (CrawlRun *run,
   last = job->metadata_info != NULL ? job->metadata_info : job->response_info;
   if (!ensure_transaction (run, &error) ||
       (file_id = warc_file_id (run, last->file_name, &error)) < 0 ||
-      !commit_warc_end (run, file_id, last, &error))
+      !note_warc_end (run, file_id, last, &error))
     {
       fail_run (run, g_steal_pointer (&error));
       return;
@@ -987,7 +993,7 @@ write_done (CrawlRun *run,
 
   payload = cg_fetch_result_get_payload (job->result);
   {
-    g_autofree char *via = lookup_url (run, job->item->via_id);
+    const char *via = job->item->via_url;
     g_autofree char *annotations = NULL;
 
     const char *truncation = truncation_annotation (cg_fetch_result_get_truncated (job->result));
@@ -1440,7 +1446,7 @@ fetch_failed (CrawlRun       *run,
               CgFetchResult  *result)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *via = lookup_url (run, item->via_id);
+  const char *via = item->via_url;
   g_autofree char *annotations = NULL;
   const GError *fetch_error = cg_fetch_result_get_error (result);
   gint64 now = g_get_real_time ();
@@ -1981,7 +1987,7 @@ check_robots (CrawlRun       *run,
 
     case CG_ROBOTS_DISALLOWED:
       {
-        g_autofree char *via = lookup_url (run, item->via_id);
+        const char *via = item->via_url;
         /* RFC 9309 forbids fetching from a host whose robots.txt cannot
          * be fetched at all; the host is down, which is a failure, not a
          * rule of the site. */

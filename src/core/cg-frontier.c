@@ -61,11 +61,14 @@ static const char * const stmt_sql[N_STMTS] = {
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
   [STMT_FIND_HOST] = "SELECT id FROM hosts WHERE crawl_id = ?1 AND host_key = ?2",
   [STMT_INSERT_HOST] = "INSERT INTO hosts (crawl_id, host_key) VALUES (?1, ?2)",
-  /* state = 0 is spelled out so that the partial index urls_queue is used. */
+  /* state = 0 is spelled out so that the partial index urls_queue is used.
+   * The URL it was found on comes along for the crawl log, in the same
+   * step rather than in a query of its own for each page. */
   [STMT_NEXT_URL] =
-    "SELECT id, url, depth, hops, via_id, attempts FROM urls "
-    "WHERE host_id = ?1 AND state = 0 AND not_before <= ?2 "
-    "ORDER BY priority, id LIMIT 1",
+    "SELECT u.id, u.url, u.depth, u.hops, u.via_id, u.attempts, v.url FROM urls u "
+    "LEFT JOIN urls v ON v.id = u.via_id "
+    "WHERE u.host_id = ?1 AND u.state = 0 AND u.not_before <= ?2 "
+    "ORDER BY u.priority, u.id LIMIT 1",
   [STMT_EARLIEST_RETRY] = "SELECT min(not_before) FROM urls WHERE host_id = ?1 AND state = 0",
   [STMT_START_URL] = "UPDATE urls SET state = 1, attempts = attempts + 1 WHERE id = ?1",
   [STMT_FINISH_URL] = "UPDATE urls SET state = ?2, reason = ?3 WHERE id = ?1",
@@ -101,6 +104,7 @@ cg_frontier_item_copy (const CgFrontierItem *item)
   copy->url = g_strdup (item->url);
   copy->host_key = g_strdup (item->host_key);
   copy->hops = g_strdup (item->hops);
+  copy->via_url = g_strdup (item->via_url);
   return copy;
 }
 
@@ -112,6 +116,7 @@ cg_frontier_item_free (CgFrontierItem *item)
   g_free (item->url);
   g_free (item->host_key);
   g_free (item->hops);
+  g_free (item->via_url);
   g_free (item);
 }
 
@@ -629,6 +634,7 @@ cg_frontier_next (CgFrontier  *self,
       item->hops = g_strdup ((const char *) sqlite3_column_text (s, 3));
       item->via_id = sqlite3_column_int64 (s, 4);
       item->attempts = sqlite3_column_int (s, 5) + 1;
+      item->via_url = g_strdup ((const char *) sqlite3_column_text (s, 6));
       item->host_id = host->id;
       item->host_key = g_strdup (host->key);
       sqlite3_reset (s);

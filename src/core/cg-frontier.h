@@ -29,6 +29,7 @@ typedef struct {
   int     depth;
   char   *hops;
   gint64  via_id;
+  char   *via_url;   /* the URL of via_id, NULL for a seed */
   int     attempts;
   /* The host's fetch slot was given back (cg_frontier_release_host()):
    * the URL is still in flight until it is finished. */
