@@ -11,6 +11,7 @@
 
 #include "cg-content-decoder.h"
 #include "cg-fetcher.h"
+#include "cg-format.h"
 
 /* The body is read in pieces of this size, so the body cap is checked
  * after at most this much more data than it allows has arrived. */
@@ -769,15 +770,25 @@ static GBytes *
 build_request_block (SoupMessage *msg)
 {
   GUri *uri = soup_message_get_uri (msg);
-  g_autofree char *target = NULL;
   GString *block = g_string_sized_new (512);
   const char *path = g_uri_get_path (uri);
+  const char *query = g_uri_get_query (uri);
 
-  target = g_uri_join (SOUP_HTTP_URI_FLAGS, NULL, NULL, NULL, -1,
-                       *path != '\0' ? path : "/", g_uri_get_query (uri), NULL);
-  g_string_append_printf (block, "%s %s %s\r\n",
-                          soup_message_get_method (msg), target,
-                          block_version_string (soup_message_get_http_version (msg)));
+  /* The URI was parsed with its path and query kept encoded
+   * (SOUP_HTTP_URI_FLAGS), so they go into the request line as they are,
+   * as g_uri_join() would put them, without its general work for every
+   * page. */
+  g_string_append (block, soup_message_get_method (msg));
+  g_string_append_c (block, ' ');
+  g_string_append (block, *path != '\0' ? path : "/");
+  if (query != NULL)
+    {
+      g_string_append_c (block, '?');
+      g_string_append (block, query);
+    }
+  g_string_append_c (block, ' ');
+  g_string_append (block, block_version_string (soup_message_get_http_version (msg)));
+  g_string_append_len (block, "\r\n", 2);
   append_headers (block, soup_message_get_request_headers (msg));
   return g_string_free_to_bytes (block);
 }
@@ -793,9 +804,13 @@ build_response_block (SoupMessage *msg)
   if (version == SOUP_HTTP_2_0 || reason == NULL)
     reason = soup_status_get_phrase (status);
 
-  g_string_append_printf (block, "%s %u %s\r\n",
-                          block_version_string (version), status,
-                          reason != NULL ? reason : "");
+  g_string_append (block, block_version_string (version));
+  g_string_append_c (block, ' ');
+  cg_format_append_decimal (block, status, 0, ' ');
+  g_string_append_c (block, ' ');
+  if (reason != NULL)
+    g_string_append (block, reason);
+  g_string_append_len (block, "\r\n", 2);
   append_headers (block, soup_message_get_response_headers (msg));
   return g_string_free_to_bytes (block);
 }

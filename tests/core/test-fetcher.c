@@ -579,7 +579,9 @@ test_request_block (Fixture *f, gconstpointer data)
   test_config (&config);
   config.contact_url = "https://example.org/crawl-info";
   fetcher = new_fetcher (&config);
-  result = fetch_path (f, fetcher, "/echo?q=1", &options);
+  /* The query stays encoded as it was given, in the request as sent and
+   * in the block. */
+  result = fetch_path (f, fetcher, "/echo?q=1&r=a%20b%C3%A9", &options);
   g_assert_no_error ((GError *) cg_fetch_result_get_error (result));
 
   /* The server saw the configured User-Agent with the contact URL. */
@@ -590,7 +592,7 @@ test_request_block (Fixture *f, gconstpointer data)
 
   request = block_text (cg_fetch_result_get_request_header_block (result));
   host_line = g_strdup_printf ("\r\nHost: %s\r\n", f->base + strlen ("http://"));
-  g_assert_true (g_str_has_prefix (request, "GET /echo?q=1 HTTP/1.1\r\n"));
+  g_assert_true (g_str_has_prefix (request, "GET /echo?q=1&r=a%20b%C3%A9 HTTP/1.1\r\n"));
   g_assert_nonnull (strstr (request, host_line));
   g_assert_true (g_str_has_suffix (request, "\r\n\r\n"));
 
