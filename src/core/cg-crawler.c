@@ -58,7 +58,7 @@
  * commit, or sooner after this many changes, so that a kill loses little
  * work (its pages are fetched again on resuming). Each commit writes the
  * index pages it changed to the write-ahead log again, in the crawl
- * thread: committing at every tick, or every 2,000 changes, wrote 60 %
+ * thread: committing at every tick, or every 2,000 changes, wrote 65 %
  * more of the log in the crawl throughput benchmark (tests/bench). */
 #define COMMIT_INTERVAL_US          G_USEC_PER_SEC
 #define MAX_CHANGES_PER_TRANSACTION 20000
