@@ -829,11 +829,14 @@ note_warc_end (CrawlRun                *run,
                const CgWarcRecordInfo  *last,
                GError                 **error)
 {
-  if (run->warc_end_file_id != file_id && !store_warc_end (run, error))
-    return FALSE;
-  run->warc_end = run->warc_end_file_id == file_id ? MAX (run->warc_end, last->offset + last->length)
-                                                   : last->offset + last->length;
-  run->warc_end_file_id = file_id;
+  if (run->warc_end_file_id != file_id)
+    {
+      if (!store_warc_end (run, error))
+        return FALSE;
+      run->warc_end_file_id = file_id;
+      run->warc_end = 0;
+    }
+  run->warc_end = MAX (run->warc_end, last->offset + last->length);
   return TRUE;
 }
 

@@ -53,11 +53,12 @@ cg_seen_cache_hash_url (const char *url)
 CgSeenCache *
 cg_seen_cache_new (guint capacity)
 {
-  CgSeenCache *self = g_new0 (CgSeenCache, 1);
+  CgSeenCache *self;
   guint n_slots = 2;
 
   g_return_val_if_fail (capacity > 0 && capacity <= G_MAXUINT / 4, NULL);
 
+  self = g_new0 (CgSeenCache, 1);
   while (n_slots < 2 * capacity)
     n_slots *= 2;
   self->slots = g_new0 (Slot, n_slots);
