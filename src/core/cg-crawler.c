@@ -468,6 +468,9 @@ commit (CrawlRun  *run,
   run->committed_at = g_get_monotonic_time ();
   if (!cg_store_commit (run->store, error))
     return FALSE;
+  /* The crawl takes the lock again as soon as it goes on: a write of the
+   * window's that waits for it has its turn now. */
+  cg_store_give_way (run->store);
   return cg_crawl_log_flush (run->log, error);
 }
 
@@ -2250,7 +2253,10 @@ tick_cb (gpointer user_data)
   CrawlRun *run = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (g_get_monotonic_time () - run->committed_at >= COMMIT_INTERVAL_US && !commit (run, &error))
+  /* Another connection waiting for the database (the window's) has it
+   * at the next tick instead of the next commit, up to a second later. */
+  if ((g_get_monotonic_time () - run->committed_at >= COMMIT_INTERVAL_US || cg_store_is_awaited (run->store)) &&
+      !commit (run, &error))
     {
       fail_run (run, g_steal_pointer (&error));
       return G_SOURCE_CONTINUE;

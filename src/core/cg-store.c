@@ -13,16 +13,163 @@
 
 #include "cg-store.h"
 
+typedef struct _TurnBoard TurnBoard;
+
 struct _CgStore
 {
-  GObject  parent_instance;
-  char    *path;
-  sqlite3 *db;
-  int      schema_version;
+  GObject    parent_instance;
+  char      *path;
+  sqlite3   *db;
+  int        schema_version;
+  TurnBoard *board;       /* shared by this process's connections to the file */
+  gint64     busy_since;  /* when the current wait for a lock began */
 };
 
 G_DEFINE_TYPE (CgStore, cg_store, G_TYPE_OBJECT)
 G_DEFINE_QUARK (cg-store-error-quark, cg_store_error)
+
+/* ------------------------------------------------------------------ */
+/* Taking turns at the write lock                                      */
+
+/* SQLite lets one connection write at a time, and one that finds the
+ * lock taken retries now and then; it does not queue. A crawl without
+ * politeness writes all the time, and takes the lock back the moment
+ * after each commit, so another connection's write (the window renaming
+ * a class while a crawl runs) retried until it gave up with "database is
+ * locked". The connections of this process to one file therefore share
+ * a board: a connection waiting for the lock notes on it that it waits,
+ * and a connection that writes a lot (the crawl) commits when it sees
+ * that note and waits for the other to have its turn before it goes on.
+ * Connections of other processes still only retry. */
+struct _TurnBoard
+{
+  char    *file;          /* the key in the table of boards */
+  guint    refs;          /* under boards_lock */
+  GMutex   lock;
+  gint64   awaited_at;    /* when a connection last noted that it waits */
+  CgStore *waiter;        /* that connection */
+};
+
+/* How long a connection waits for a lock in all before it fails. */
+#define BUSY_TIMEOUT_US   (5 * G_USEC_PER_SEC)
+/* How long it naps between two tries; a turn lasts at least that. */
+#define BUSY_NAP_US       1000
+/* A note older than this is from a connection that waits no more: it
+ * would have renewed it after its nap, even on a busy machine. */
+#define AWAITED_FRESH_US  (20 * 1000)
+/* The longest a connection gives way to another at once. */
+#define GIVE_WAY_MAX_US   (200 * 1000)
+
+static GMutex      boards_lock;
+static GHashTable *boards;  /* file name → TurnBoard */
+
+static TurnBoard *
+turn_board_acquire (const char *file)
+{
+  TurnBoard *board;
+
+  g_mutex_lock (&boards_lock);
+  if (boards == NULL)
+    boards = g_hash_table_new (g_str_hash, g_str_equal);
+  board = g_hash_table_lookup (boards, file);
+  if (board == NULL)
+    {
+      board = g_new0 (TurnBoard, 1);
+      board->file = g_strdup (file);
+      g_mutex_init (&board->lock);
+      g_hash_table_insert (boards, board->file, board);
+    }
+  board->refs++;
+  g_mutex_unlock (&boards_lock);
+  return board;
+}
+
+static void
+turn_board_release (TurnBoard *board,
+                    CgStore   *store)
+{
+  g_mutex_lock (&board->lock);
+  if (board->waiter == store)
+    board->waiter = NULL;
+  g_mutex_unlock (&board->lock);
+
+  g_mutex_lock (&boards_lock);
+  if (--board->refs == 0)
+    {
+      g_hash_table_remove (boards, board->file);
+      g_mutex_clear (&board->lock);
+      g_free (board->file);
+      g_free (board);
+    }
+  g_mutex_unlock (&boards_lock);
+}
+
+/* SQLite's busy handler: called with @n_calls 0, 1, 2… while the lock
+ * the connection wants is taken; it retries when this returns nonzero. */
+static int
+busy_cb (void *user_data,
+         int   n_calls)
+{
+  CgStore *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (n_calls == 0)
+    self->busy_since = now;
+  if (now - self->busy_since >= BUSY_TIMEOUT_US)
+    return 0;
+  if (self->board != NULL)
+    {
+      g_mutex_lock (&self->board->lock);
+      self->board->awaited_at = now;
+      self->board->waiter = self;
+      g_mutex_unlock (&self->board->lock);
+    }
+  g_usleep (BUSY_NAP_US);
+  return 1;
+}
+
+/**
+ * cg_store_is_awaited:
+ *
+ * Whether another connection of this process to the same database waits
+ * for a lock that @self holds or is about to take again: a connection
+ * that keeps a write transaction open should then commit soon, and call
+ * cg_store_give_way() after.
+ */
+gboolean
+cg_store_is_awaited (CgStore *self)
+{
+  gboolean awaited;
+
+  g_return_val_if_fail (CG_IS_STORE (self), FALSE);
+
+  if (self->board == NULL)
+    return FALSE;
+  g_mutex_lock (&self->board->lock);
+  awaited = self->board->waiter != NULL && self->board->waiter != self &&
+            g_get_monotonic_time () - self->board->awaited_at < AWAITED_FRESH_US;
+  g_mutex_unlock (&self->board->lock);
+  return awaited;
+}
+
+/**
+ * cg_store_give_way:
+ *
+ * Called between two transactions: while another connection of this
+ * process waits for a lock (see cg_store_is_awaited()), waits for it to
+ * take the lock, up to a fifth of a second, so that it does not find the
+ * lock taken again at its next try.
+ */
+void
+cg_store_give_way (CgStore *self)
+{
+  gint64 until = g_get_monotonic_time () + GIVE_WAY_MAX_US;
+
+  g_return_if_fail (CG_IS_STORE (self));
+
+  while (cg_store_is_awaited (self) && g_get_monotonic_time () < until)
+    g_usleep (BUSY_NAP_US);
+}
 
 /* Each entry takes the schema from version i to version i + 1 and runs in
  * one transaction with the version bump, so a migration that fails leaves
@@ -239,6 +386,8 @@ cg_store_finalize (GObject *object)
 
   if (self->db != NULL)
     sqlite3_close_v2 (self->db);
+  if (self->board != NULL)
+    turn_board_release (self->board, self);
   g_free (self->path);
 
   G_OBJECT_CLASS (cg_store_parent_class)->finalize (object);
@@ -605,9 +754,11 @@ open_connection (const char  *path,
       return NULL;
     }
   sqlite3_extended_result_codes (self->db, 1);
-  /* Crawls write from the main loop while the window reads; a short wait
-   * for the lock is better than an error the user cannot act on. */
-  sqlite3_busy_timeout (self->db, 5000);
+  /* Crawls write from their own thread while the window reads and
+   * writes; a short wait for the lock is better than an error the user
+   * cannot act on. See busy_cb(). */
+  self->board = turn_board_acquire (sqlite3_db_filename (self->db, "main"));
+  sqlite3_busy_handler (self->db, busy_cb, self);
 
   if (!cg_store_exec (self,
                       "PRAGMA journal_mode = WAL;"

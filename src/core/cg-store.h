@@ -60,6 +60,8 @@ gboolean      cg_store_set_error             (CgStore      *self,
                                               GError      **error);
 gboolean      cg_store_begin                 (CgStore      *self,
                                               GError      **error);
+gboolean      cg_store_is_awaited            (CgStore      *self);
+void          cg_store_give_way              (CgStore      *self);
 gboolean      cg_store_commit                (CgStore      *self,
                                               GError      **error);
 void          cg_store_rollback              (CgStore      *self);

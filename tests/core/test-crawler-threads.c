@@ -13,6 +13,11 @@
  * so that the test thread can leave its main context alone for the whole
  * crawl.
  *
+ * A crawl also shares the project's database with the window's thread,
+ * which writes to it while the crawl runs; the last test makes sure that
+ * such a write gets its turn even when a crawl without politeness keeps
+ * the database busy.
+ *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,9 +27,14 @@
 
 #include "cg-crawler.h"
 #include "cg-project.h"
+#include "cg-store.h"
 #include "cg-test-files.h"
 
 #define N_PAGES 12
+
+/* Pages under /endless/ link to three more each, without end. */
+#define ENDLESS_PREFIX "/endless/"
+#define ENDLESS_MAX    G_GUINT64_CONSTANT (1000000000000)
 
 /* A crawl of a dozen pages that takes longer than this has hung. */
 #define WAIT_LIMIT_S 120
@@ -73,6 +83,18 @@ site_cb (SoupServer        *server,
 
       for (guint i = 0; i < N_PAGES; i++)
         g_string_append_printf (html, "<a href=\"/page/%u\">Page %u</a>\n", i, i);
+      g_string_append (html, "</body></html>\n");
+      body = g_string_free (html, FALSE);
+    }
+  else if (g_str_has_prefix (path, ENDLESS_PREFIX) &&
+           g_ascii_string_to_unsigned (path + strlen (ENDLESS_PREFIX), 10, 0, ENDLESS_MAX, &n, NULL))
+    {
+      GString *html = g_string_new (NULL);
+
+      g_string_append_printf (html, "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n", path);
+      for (guint64 child = 3 * n + 1; child <= 3 * n + 3; child++)
+        g_string_append_printf (html, "<a href=\"" ENDLESS_PREFIX "%" G_GUINT64_FORMAT "\">Page %" G_GUINT64_FORMAT "</a>\n",
+                                child, child);
       g_string_append (html, "</body></html>\n");
       body = g_string_free (html, FALSE);
     }
@@ -287,6 +309,43 @@ count_responses (const char *folder)
   return n;
 }
 
+/* A new project in a new temporary folder @dir, at @folder in it. */
+static CgProject *
+create_project (char **dir,
+                char **folder)
+{
+  g_autoptr(GError) error = NULL;
+  CgProject *project;
+
+  *dir = g_dir_make_tmp ("cg-crawler-threads-XXXXXX", &error);
+  g_assert_no_error (error);
+  *folder = g_build_filename (*dir, "project", NULL);
+  project = cg_project_create (*folder, "threads", &error);
+  g_assert_no_error (error);
+  return project;
+}
+
+/* A crawler of @site from @path, without politeness, over @connections. */
+static CgCrawler *
+new_fast_crawler (CgProject  *project,
+                  Site       *site,
+                  const char *path,
+                  guint       connections)
+{
+  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
+  g_autoptr(GError) error = NULL;
+  CgCrawler *crawler;
+
+  g_strfreev (config->seeds);
+  config->seeds = g_new0 (char *, 2);
+  config->seeds[0] = g_strdup_printf ("http://127.0.0.1:%u%s", site->port, path);
+  config->max_connections = connections;
+  cg_crawl_config_disable_politeness (config);
+  crawler = cg_crawler_new (project, config, &error);
+  g_assert_no_error (error);
+  return crawler;
+}
+
 /* ------------------------------------------------------------------ */
 /* Tests                                                               */
 
@@ -300,7 +359,6 @@ test_owner_not_iterating (void)
   g_autofree char *dir = NULL;
   g_autofree char *folder = NULL;
   g_autoptr(CgProject) project = NULL;
-  g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(CgCrawler) crawler = NULL;
   Reports reports = { .expected = g_thread_self () };
   Site site;
@@ -313,19 +371,8 @@ test_owner_not_iterating (void)
     }
 
   site_start (&site);
-  dir = g_dir_make_tmp ("cg-crawler-threads-XXXXXX", &error);
-  g_assert_no_error (error);
-  folder = g_build_filename (dir, "project", NULL);
-  project = cg_project_create (folder, "threads", &error);
-  g_assert_no_error (error);
-
-  g_strfreev (config->seeds);
-  config->seeds = g_new0 (char *, 2);
-  config->seeds[0] = g_strdup_printf ("http://127.0.0.1:%u/", site.port);
-  config->max_connections = 4;
-  cg_crawl_config_disable_politeness (config);
-  crawler = cg_crawler_new (project, config, &error);
-  g_assert_no_error (error);
+  project = create_project (&dir, &folder);
+  crawler = new_fast_crawler (project, &site, "/", 4);
 
   g_signal_connect (crawler, "progress", G_CALLBACK (progress_cb), &reports);
   g_signal_connect (crawler, "event", G_CALLBACK (event_cb), &reports);
@@ -433,11 +480,7 @@ test_owner_thread (void)
   Site site;
 
   site_start (&site);
-  dir = g_dir_make_tmp ("cg-crawler-threads-XXXXXX", &error);
-  g_assert_no_error (error);
-  folder = g_build_filename (dir, "project", NULL);
-  data.project = cg_project_create (folder, "threads", &error);
-  g_assert_no_error (error);
+  data.project = create_project (&dir, &folder);
   data.seed = g_strdup_printf ("http://127.0.0.1:%u/", site.port);
 
   owner = g_thread_new ("test-owner", owner_thread_main, &data);
@@ -455,6 +498,95 @@ test_owner_thread (void)
   cg_test_remove_tree (dir);
 }
 
+/* The window's writes (a class renamed, a setting changed) while a crawl
+ * without politeness runs: that crawl wants the database all the time,
+ * and takes it back at once after each commit, so a write that waited
+ * for its turn used to give up after the 5 s every connection waits,
+ * with "database is locked". Each write must get its turn. */
+typedef struct {
+  char   *database;
+  Site   *site;
+  gint    done;       /* atomic */
+  guint   n_written;
+  GError *error;
+} WindowWriter;
+
+#define WINDOW_WRITES 5
+/* Requests the site must have served before the writes start, so that
+ * they meet the crawl in full swing. */
+#define WRITES_AFTER_REQUESTS 200
+
+static gpointer
+window_writer_main (gpointer user_data)
+{
+  WindowWriter *writer = user_data;
+  g_autoptr(CgStore) store = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_S * G_USEC_PER_SEC;
+
+  while (g_atomic_int_get (&writer->site->requests) < WRITES_AFTER_REQUESTS && g_get_monotonic_time () < deadline)
+    g_usleep (G_USEC_PER_SEC / 100);
+
+  store = cg_store_open (writer->database, &writer->error);
+  if (store != NULL)
+    stmt = cg_store_prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('window-write', ?1)",
+                             &writer->error);
+  for (guint i = 0; stmt != NULL && i < WINDOW_WRITES; i++)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, (gint64) i);
+      if (!cg_store_step_done (store, stmt, &writer->error))
+        break;
+      writer->n_written++;
+      g_usleep (G_USEC_PER_SEC / 20);
+    }
+  g_atomic_int_set (&writer->done, 1);
+  return NULL;
+}
+
+static void
+test_window_writes_during_fast_crawl (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *folder = NULL;
+  g_autoptr(CgProject) project = NULL;
+  g_autoptr(CgCrawler) crawler = NULL;
+  Reports reports = { .expected = g_thread_self () };
+  WindowWriter writer = { 0 };
+  GThread *thread;
+  Site site;
+
+  site_start (&site);
+  project = create_project (&dir, &folder);
+  crawler = new_fast_crawler (project, &site, ENDLESS_PREFIX "0", 8);
+  g_signal_connect (crawler, "finished", G_CALLBACK (finished_cb), &reports);
+  cg_crawler_start (crawler);
+
+  writer.database = g_build_filename (folder, CG_PROJECT_DATABASE_NAME, NULL);
+  writer.site = &site;
+  thread = g_thread_new ("test-window-writer", window_writer_main, &writer);
+  while (!g_atomic_int_get (&writer.done))
+    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
+  g_thread_join (thread);
+
+  /* The crawl was still going: the writes met it, not its end. */
+  g_assert_false (reports.finished);
+  cg_crawler_stop (crawler);
+  while (!reports.finished)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_no_error (writer.error);
+  g_assert_cmpuint (writer.n_written, ==, WINDOW_WRITES);
+  g_assert_no_error (reports.error);
+  g_assert_cmpint (reports.end, ==, CG_CRAWL_END_STOPPED);
+
+  site_stop (&site);
+  g_free (writer.database);
+  g_clear_object (&project);
+  cg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -462,6 +594,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/crawler-threads/owner-not-iterating", test_owner_not_iterating);
   g_test_add_func ("/crawler-threads/owner-thread", test_owner_thread);
+  g_test_add_func ("/crawler-threads/window-writes-during-fast-crawl", test_window_writes_during_fast_crawl);
 
   return g_test_run ();
 }
