@@ -17,14 +17,17 @@
 #                        (default _build-bench, set up as a release build if missing)
 #   CARTOGRAPH_CLI       the cartograph-cli to use instead
 #   CG_BENCH_HTTRACK_MAX_TIME  seconds httrack may run (default 180; see below)
-#   CG_BENCH_ROUNDS      rounds of crawls (default 3; see below)
+#   CG_BENCH_ROUNDS      rounds of crawls (default 5; see below)
 #
 # One crawl says little on a machine of two cores shared with nginx: the
 # same tool's rate was seen to swing by a third from one run to the next.
 # The tools therefore crawl in rounds, one tool after the other in each
 # round, and each row of the table is the tool's median round (by pages
 # per second), with the lowest and highest rate beside it. httrack, which
-# is stopped by the clock, crawls in the first round only.
+# is stopped by the clock, crawls in the first round only. Five rounds by
+# default: with three, one slow round in either tool decided the target
+# when Cartograph and wget2 were within a tenth of each other, and the
+# verdict changed from one run to the next.
 #
 # A crawl is not independent of the one before it: what that one wrote
 # (wget's 20,000 files and WARC) is still being written back, and the
@@ -53,7 +56,7 @@ port="${CG_BENCH_PORT:-18080}"
 tools="${CG_BENCH_TOOLS:-cartograph wget2 wget httrack}"
 build="${CG_BENCH_BUILD_DIR:-$root/_build-bench}"
 httrack_max_time="${CG_BENCH_HTTRACK_MAX_TIME:-180}"
-rounds="${CG_BENCH_ROUNDS:-3}"
+rounds="${CG_BENCH_ROUNDS:-5}"
 url="http://127.0.0.1:$port/index.html"
 python=/usr/bin/python3
 
