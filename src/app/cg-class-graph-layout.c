@@ -22,11 +22,6 @@
 
 #include "cg-class-graph-layout.h"
 
-/* The size of a node's card, in points: a thumbnail of the class's sample
- * page above its name and page count. The widget draws to these sizes. */
-#define NODE_WIDTH   184.0
-#define NODE_HEIGHT  160.0
-
 struct _CgClassGraphLayout
 {
   GArray          *nodes;         /* CgClassGraphNode */
@@ -712,8 +707,8 @@ cg_class_graph_layout_compute (CgClassGraphLayout  *self,
   g_autofree Agnode_t **gv_nodes = NULL;
   g_autofree Agedge_t **gv_edges = NULL;
   g_autofree guint *ranks = NULL;
-  g_autofree char *width = g_strdup_printf ("%.4f", NODE_WIDTH / 72.0);
-  g_autofree char *height = g_strdup_printf ("%.4f", NODE_HEIGHT / 72.0);
+  g_autofree char *width = g_strdup_printf ("%.4f", CG_CLASS_GRAPH_CARD_WIDTH / 72.0);
+  g_autofree char *height = g_strdup_printf ("%.4f", CG_CLASS_GRAPH_CARD_HEIGHT / 72.0);
   Agraph_t *graph;
   agusererrf old_error_cb;
   gboolean ok = TRUE;
@@ -765,10 +760,20 @@ cg_class_graph_layout_compute (CgClassGraphLayout  *self,
    * a graph not connected to such a subgraph. */
   for (guint i = 0; i < self->nodes->len; i++)
     {
+      const CgClassGraphNode *node = &g_array_index (self->nodes, CgClassGraphNode, i);
       char id[32];
 
       g_snprintf (id, sizeof id, "n%u", i);
       gv_nodes[i] = agnode (graph, id, TRUE);
+      /* A size given with cg_class_graph_layout_set_card_size(). */
+      if (node->box.size.width > 0 && node->box.size.height > 0)
+        {
+          g_autofree char *node_width = g_strdup_printf ("%.4f", node->box.size.width / 72.0);
+          g_autofree char *node_height = g_strdup_printf ("%.4f", node->box.size.height / 72.0);
+
+          set_attribute (gv_nodes[i], "width", node_width);
+          set_attribute (gv_nodes[i], "height", node_height);
+        }
     }
   ranks = compute_ranks (self);
   for (guint i = 0; i < self->edges->len; i++)
@@ -853,6 +858,31 @@ cg_class_graph_layout_get_edge (const CgClassGraphLayout *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (index < self->edges->len, NULL);
   return &g_array_index (self->edges, CgClassGraphEdge, index);
+}
+
+/**
+ * cg_class_graph_layout_set_card_size:
+ *
+ * Gives node @index a card of @width × @height points instead of the
+ * default CG_CLASS_GRAPH_CARD_WIDTH × CG_CLASS_GRAPH_CARD_HEIGHT, before
+ * the layout is computed: the widget sizes the cards to the text it draws
+ * in them.
+ */
+void
+cg_class_graph_layout_set_card_size (CgClassGraphLayout *self,
+                                     guint               index,
+                                     double              width,
+                                     double              height)
+{
+  CgClassGraphNode *node;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->computed);
+  g_return_if_fail (index < self->nodes->len);
+  g_return_if_fail (width > 0 && height > 0);
+
+  node = &g_array_index (self->nodes, CgClassGraphNode, index);
+  graphene_rect_init (&node->box, 0, 0, width, height);
 }
 
 void

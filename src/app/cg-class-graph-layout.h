@@ -23,6 +23,11 @@ G_BEGIN_DECLS
 #define CG_CLASS_GRAPH_MENU_SHARE        0.6
 #define CG_CLASS_GRAPH_MENU_MIN_CLASSES  3
 
+/* The default size of a node's card, in points: a thumbnail of the
+ * class's sample page above its name and page count. */
+#define CG_CLASS_GRAPH_CARD_WIDTH  184.0
+#define CG_CLASS_GRAPH_CARD_HEIGHT 160.0
+
 #define CG_CLASS_GRAPH_LAYOUT_ERROR (cg_class_graph_layout_error_quark ())
 
 typedef enum {
@@ -114,6 +119,10 @@ int                      cg_class_graph_layout_find_node   (const CgClassGraphLa
 void                     cg_class_graph_layout_set_n_pages (CgClassGraphLayout       *self,
                                                             guint                     index,
                                                             guint                     n_pages);
+void                     cg_class_graph_layout_set_card_size (CgClassGraphLayout     *self,
+                                                              guint                   index,
+                                                              double                  width,
+                                                              double                  height);
 void                     cg_class_graph_layout_get_bounds  (const CgClassGraphLayout *self,
                                                             graphene_rect_t          *out_bounds);
 /* Classes and links left out by the caps above. */

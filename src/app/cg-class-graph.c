@@ -32,6 +32,10 @@
 #define THUMB_RADIUS    6.0
 #define TEXT_HEIGHT     56.0
 
+/* A card grows to the width its name needs (see size_cards()), up to this
+ * many times the default width; a longer name is ellipsized. */
+#define CARD_WIDTH_MAX_FACTOR 2.0
+
 /* Below this zoom the text would be a few pixels high: cards are drawn
  * without it, which also keeps big graphs quick to draw. */
 #define ZOOM_TEXT_MIN   0.3
@@ -74,6 +78,7 @@ struct _CgClassGraph
   char               *layout_error;
   gboolean            show_all_links;
 
+  double              card_text_height;  /* the text's height the cards were sized for */
   GHashTable         *counts;       /* class name → page count */
   GHashTable         *thumbnails;   /* class name → GdkTexture */
   GArray             *texts;        /* NodeText per node, made when drawn */
@@ -1439,6 +1444,62 @@ layout_done_cb (GObject      *object,
     get_text (self, i);
 }
 
+/* The height the name and page count of a card take, in pixels at zoom
+ * 1 (which are graph points): the draw code gives them that much of the
+ * card, and the thumbnail the rest. */
+static double
+measure_card_text_height (CgClassGraph *self)
+{
+  g_autoptr(PangoLayout) title = make_layout (self, "Ag", 1.0, TRUE, -1);
+  g_autoptr(PangoLayout) count = make_layout (self, "0", 0.85, FALSE, -1);
+  int title_height, count_height;
+
+  pango_layout_get_pixel_size (title, NULL, &title_height);
+  pango_layout_get_pixel_size (count, NULL, &count_height);
+  return 8 + title_height + 2 + count_height + 8;
+}
+
+/* Sizes each card of @layout to the text drawn in it, in the widget's
+ * font: as wide as its name and page count need, from the default width
+ * up to CARD_WIDTH_MAX_FACTOR times it, and taller by what the text needs
+ * beyond TEXT_HEIGHT, so that the thumbnail keeps its room. With the
+ * desktop's large text (1.5 times), cards of the default size ellipsized
+ * names that fit at the normal size, and the text took the thumbnail's
+ * room. */
+static void
+size_cards (CgClassGraph       *self,
+            CgClassGraphLayout *layout)
+{
+  g_autoptr(PangoLayout) title = make_layout (self, "", 1.0, TRUE, -1);
+  g_autoptr(PangoLayout) count = make_layout (self, "", 0.85, FALSE, -1);
+  double text_height = measure_card_text_height (self);
+  double height = CG_CLASS_GRAPH_CARD_HEIGHT + MAX (0, text_height - TEXT_HEIGHT);
+
+  self->card_text_height = text_height;
+  for (guint i = 0; i < cg_class_graph_layout_get_n_nodes (layout); i++)
+    {
+      const CgClassGraphNode *node = cg_class_graph_layout_get_node (layout, i);
+      gpointer live_count;
+      g_autofree char *pages = NULL;
+      int title_width, count_width;
+      double width;
+
+      /* The live count, as set_layout() will give the node, or the
+       * model's. */
+      if (!g_hash_table_lookup_extended (self->counts, node->name, NULL, &live_count))
+        live_count = GUINT_TO_POINTER (node->n_pages);
+      pages = describe_pages (GPOINTER_TO_UINT (live_count));
+      pango_layout_set_text (title, node->label, -1);
+      pango_layout_set_text (count, pages, -1);
+      pango_layout_get_pixel_size (title, &title_width, NULL);
+      pango_layout_get_pixel_size (count, &count_width, NULL);
+      /* The text's room in a card, as get_text() gives it. */
+      width = MAX (title_width, count_width) + 2 * CARD_PADDING + 4;
+      width = CLAMP (width, CG_CLASS_GRAPH_CARD_WIDTH, CARD_WIDTH_MAX_FACTOR * CG_CLASS_GRAPH_CARD_WIDTH);
+      cg_class_graph_layout_set_card_size (layout, i, ceil (width), ceil (height));
+    }
+}
+
 static void
 start_layout (CgClassGraph *self)
 {
@@ -1459,6 +1520,7 @@ start_layout (CgClassGraph *self)
   layout = cg_class_graph_layout_new (self->model, self->previous);
   if (!self->show_all_links)
     cg_class_graph_layout_bundle_menus (layout);
+  size_cards (self, layout);
   /* Nothing to lay out: no thread, no wait. */
   if (cg_class_graph_layout_get_n_nodes (layout) == 0)
     {
@@ -1996,22 +2058,39 @@ cg_class_graph_state_flags_changed (GtkWidget     *widget,
   GTK_WIDGET_CLASS (cg_class_graph_parent_class)->state_flags_changed (widget, previous);
 }
 
+/* The cards were sized for the text of the font then (size_cards()): when
+ * the text size changes (the desktop's large text turned on or off), the
+ * graph is laid out again with cards of the new size. */
+static void
+relayout_for_text_size (CgClassGraph *self)
+{
+  if (self->model == NULL || self->card_text_height <= 0)
+    return;
+  if (fabs (measure_card_text_height (self) - self->card_text_height) < 0.5)
+    return;
+  start_layout (self);
+}
+
 static void
 cg_class_graph_css_changed (GtkWidget         *widget,
                             GtkCssStyleChange *change)
 {
+  /* First, so that the widget's Pango context has the new font. */
+  GTK_WIDGET_CLASS (cg_class_graph_parent_class)->css_changed (widget, change);
   /* The font may have changed; the colours are looked up at each draw. */
   drop_texts (CG_CLASS_GRAPH (widget));
-  GTK_WIDGET_CLASS (cg_class_graph_parent_class)->css_changed (widget, change);
+  relayout_for_text_size (CG_CLASS_GRAPH (widget));
 }
 
 static void
 cg_class_graph_system_setting_changed (GtkWidget        *widget,
                                        GtkSystemSetting  setting)
 {
-  drop_texts (CG_CLASS_GRAPH (widget));
-  gtk_widget_queue_draw (widget);
+  /* First, so that the widget's Pango context has the new resolution. */
   GTK_WIDGET_CLASS (cg_class_graph_parent_class)->system_setting_changed (widget, setting);
+  drop_texts (CG_CLASS_GRAPH (widget));
+  relayout_for_text_size (CG_CLASS_GRAPH (widget));
+  gtk_widget_queue_draw (widget);
 }
 
 static void

@@ -1,10 +1,11 @@
 /* test-class-graph.c: the page-class graph, laid out by Graphviz and driven
  * in process.
  *
- * Run with --screenshot FILE.png [--dark] [--diff] [--thumbnail CLASS=PNG…]
- * it draws the graph of the demo-like model in a window and saves it
- * instead: --diff compares it with an older version, --thumbnail gives a
- * class its thumbnail. data/screenshots/class-graph.png has the thumbnails
+ * Run with --screenshot FILE.png [--dark] [--diff] [--large-text]
+ * [--thumbnail CLASS=PNG…] it draws the graph of the demo-like model in a
+ * window and saves it instead: --diff compares it with an older version,
+ * --large-text draws it with the desktop's large text (1.5 times the
+ * size), --thumbnail gives a class its thumbnail. data/screenshots/class-graph.png has the thumbnails
  * that `cartograph-cli model` renders for the demo site (serve-demo) into
  * the project's thumbnails/model-1/ folder: home-1.png for home,
  * authors-1.png for author-index, and so on.
@@ -1212,6 +1213,131 @@ pixel_at (GdkTexture *texture,
   return pixels[y * width + x];
 }
 
+/* The width, in pixels, of @text in the graph's bold title font, or in
+ * its smaller page count font. */
+static int
+text_width (GtkWidget  *graph,
+            const char *text,
+            gboolean    title)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (graph, text);
+  PangoFontDescription *font = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (layout)));
+  int width;
+
+  if (title)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  else
+    pango_font_description_set_size (font, (int) (pango_font_description_get_size (font) * 0.85));
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+#define TOO_LONG_NAME "A class whose name is far too long to fit even the widest card there is"
+
+/* Checks that every card of @graph holds its name and page count, in the
+ * widget's font now, except the name TOO_LONG_NAME, whose card is as wide
+ * as a card gets; returns the cards' height. */
+static double
+assert_names_fit (GtkWidget *graph)
+{
+  const CgClassGraphLayout *layout = cg_class_graph_get_layout (CG_CLASS_GRAPH (graph));
+  double height = 0;
+
+  for (guint i = 0; i < cg_class_graph_layout_get_n_nodes (layout); i++)
+    {
+      const CgClassGraphNode *node = cg_class_graph_layout_get_node (layout, i);
+      /* The card's padding on both sides, and the room the widget keeps
+       * beside the text. */
+      double room = node->box.size.width - 2 * 8 - 4;
+      g_autofree char *pages = g_strdup_printf ("%u pages", node->n_pages);
+
+      if (g_str_equal (node->label, TOO_LONG_NAME))
+        g_assert_cmpfloat_with_epsilon (node->box.size.width, 2 * CG_CLASS_GRAPH_CARD_WIDTH, 1);
+      else if (text_width (graph, node->label, TRUE) > room)
+        g_error ("“%s” (%d px) does not fit its card (%.0f px for text)", node->label,
+                 text_width (graph, node->label, TRUE), room);
+      if (text_width (graph, pages, FALSE) > room)
+        g_error ("“%s” of “%s” (%d px) does not fit its card (%.0f px for text)", pages, node->label,
+                 text_width (graph, pages, FALSE), room);
+      g_assert_cmpfloat (node->box.size.width, >=, CG_CLASS_GRAPH_CARD_WIDTH);
+      height = node->box.size.height;
+    }
+  return height;
+}
+
+/* The graph, and the layout it had before. */
+typedef struct {
+  CgClassGraph             *graph;
+  const CgClassGraphLayout *old;
+} Relayout;
+
+static gboolean
+layout_is_new (gpointer data)
+{
+  Relayout *relayout = data;
+
+  return !cg_class_graph_is_layout_pending (relayout->graph) &&
+         cg_class_graph_get_layout (relayout->graph) != relayout->old;
+}
+
+/* With the desktop's large text (one and a half times the size), every
+ * class name still fits its card: the cards grow to their names and keep
+ * the thumbnail's room instead of ellipsizing the names (whose cards were
+ * of one size at every text size) and shrinking the thumbnail. A name
+ * longer than the widest card is ellipsized in it. */
+static void
+test_large_text (void)
+{
+  g_autoptr(CgSiteModel) model = cg_site_model_new ("127.0.0.1");
+  const char *labels[] = { "Home", "Customer Reviews", "Frequently Asked Questions", "Order Confirmations",
+                           TOO_LONG_NAME, "Book" };
+  GtkSettings *settings = gtk_settings_get_default ();
+  Relayout relayout;
+  GtkWindow *window;
+  GtkWidget *graph;
+  double normal_height, large_height;
+  int dpi;
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("class-%u", i);
+
+      /* "Book" has the most pages: its count is wider than its name. */
+      cg_site_model_add_class (model, name, labels[i])->n_pages = g_str_equal (labels[i], "Book") ? 123456 : 10 * (i + 1);
+      if (i > 0)
+        cg_site_model_add_link (model, "class-0", name, CG_CLASS_LINK_LIST, "//a");
+    }
+  cg_site_model_set_entry_class (model, "class-0");
+  cg_site_model_compute_depths (model);
+
+  g_object_get (settings, "gtk-xft-dpi", &dpi, NULL);
+  if (dpi <= 0)
+    dpi = 96 * 1024;
+  graph = show_graph (model, 1400, 700, &window);
+  normal_height = assert_names_fit (graph);
+  g_assert_cmpfloat (normal_height, >=, CG_CLASS_GRAPH_CARD_HEIGHT);
+
+  relayout.graph = CG_CLASS_GRAPH (graph);
+  relayout.old = cg_class_graph_get_layout (relayout.graph);
+  g_object_set (settings, "gtk-xft-dpi", dpi * 3 / 2, NULL);
+  cg_test_wait_for (layout_is_new, &relayout, "the graph's layout for large text");
+  cg_test_iterate ();
+  large_height = assert_names_fit (graph);
+  /* Taller by what the larger name and count need. */
+  g_assert_cmpfloat (large_height, >, normal_height);
+
+  /* Back to the normal size, back to the normal cards. */
+  relayout.old = cg_class_graph_get_layout (relayout.graph);
+  g_object_set (settings, "gtk-xft-dpi", dpi, NULL);
+  cg_test_wait_for (layout_is_new, &relayout, "the graph's layout for normal text");
+  cg_test_iterate ();
+  g_assert_cmpfloat_with_epsilon (assert_names_fit (graph), normal_height, 0.5);
+
+  gtk_window_destroy (window);
+}
+
 static void
 test_thumbnail (void)
 {
@@ -1257,6 +1383,7 @@ static int
 take_screenshot (const char *path,
                  gboolean    dark,
                  gboolean    diff,
+                 gboolean    large_text,
                  GStrv       thumbnails)
 {
   g_autoptr(CgSiteModel) model = demo_like_model ();
@@ -1267,6 +1394,8 @@ take_screenshot (const char *path,
 
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  if (large_text)
+    g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024 * 3 / 2, NULL);
   graph = show_graph (model, 1100, 640, &window);
   for (guint i = 0; thumbnails[i] != NULL; i++)
     {
@@ -1311,6 +1440,7 @@ main (int argc, char **argv)
   g_autoptr(GStrvBuilder) thumbnails = g_strv_builder_new ();
   gboolean dark = FALSE;
   gboolean diff = FALSE;
+  gboolean large_text = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
@@ -1322,6 +1452,8 @@ main (int argc, char **argv)
         dark = TRUE;
       else if (g_str_equal (argv[i], "--diff"))
         diff = TRUE;
+      else if (g_str_equal (argv[i], "--large-text"))
+        large_text = TRUE;
     }
   if (screenshot != NULL)
     {
@@ -1329,7 +1461,7 @@ main (int argc, char **argv)
 
       gtk_init ();
       adw_init ();
-      return take_screenshot (screenshot, dark, diff, list);
+      return take_screenshot (screenshot, dark, diff, large_text, list);
     }
 
   /* GTK's in-process accessibility backend, whatever the suite's
@@ -1349,6 +1481,7 @@ main (int argc, char **argv)
   g_test_add_func ("/class-graph/big", test_big);
   g_test_add_func ("/class-graph/grow", test_grow);
   g_test_add_func ("/class-graph/thumbnail", test_thumbnail);
+  g_test_add_func ("/class-graph/large-text", test_large_text);
   g_test_add_func ("/class-graph/menus-layout", test_menus_layout);
   g_test_add_func ("/class-graph/menus-diff", test_menus_diff);
   g_test_add_func ("/class-graph/menus-widget", test_menus_widget);
