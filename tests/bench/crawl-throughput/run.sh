@@ -33,8 +33,12 @@
 # (wget's 20,000 files and WARC) is still being written back, and the
 # machine's caches hold its data. In a fixed order the same tool would
 # always follow the same one, so each round starts one tool further along
-# the list: over as many rounds as tools, every tool crawls once in every
-# position.
+# the list, and every other round goes through it backwards. Turning
+# alone is not enough: the order stays a circle, in which each tool
+# follows the same one in every round, and with httrack only in the first
+# round, Cartograph came right after wget in three rounds of four, and
+# wget2 never did. Going backwards every other round, each tool follows
+# each of the others in turn.
 #
 # httrack (Debian 12's 3.49) refills its connection slots about once a
 # second while it parses, so it fetches about as many pages per second as it
@@ -177,10 +181,27 @@ record () { # NAME OUTDIR HTML RESOURCES NOTE
 }
 
 read -r -a tool_list <<< "$tools"
+# The tools of round ROUND, in the order they crawl (see the header).
+round_order () { # ROUND
+  local round="$1" tool position turned=()
+  local -a crawling=()
+  for tool in "${tool_list[@]}"; do
+    [[ "$tool" == httrack && "$round" -gt 1 ]] || crawling+=("$tool")
+  done
+  for position in "${!crawling[@]}"; do
+    turned+=("${crawling[$(( (position + round - 1) % ${#crawling[@]} ))]}")
+  done
+  if (( round % 2 == 0 )); then
+    for (( position = ${#turned[@]} - 1; position >= 0; position-- )); do
+      printf '%s\n' "${turned[$position]}"
+    done
+  else
+    printf '%s\n' "${turned[@]}"
+  fi
+}
+
 for round in $(seq 1 "$rounds"); do
-for position in "${!tool_list[@]}"; do
-  tool="${tool_list[$(( (position + round - 1) % ${#tool_list[@]} ))]}"
-  [[ "$tool" == httrack && "$round" -gt 1 ]] && continue
+for tool in $(round_order "$round"); do
   printf '%s ' "$tool" >> "$runs/order-$round.txt"
   out="$runs/$tool-$round"
   mkdir -p "$out"
