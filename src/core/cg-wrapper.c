@@ -46,6 +46,12 @@ G_DEFINE_QUARK (cg-wrapper-error-quark, cg_wrapper_error)
  * pages' fields outside the main list outnumber the items of one of the
  * list's records this many times. */
 #define DETAIL_RICHNESS          3.0
+/* A recurring region of fewer records than MIN_LIST_RECORDS on average is
+ * the main list only if its records have at least this many varying
+ * items each: two paragraphs of a description recur on every page like a
+ * list of two records of one item each, and are fields of the page's
+ * record. */
+#define MIN_SMALL_LIST_RECORD_ITEMS 2.0
 /* The least regularity of a list's records (see region_fill()). */
 #define MIN_RECORD_FILL          0.6
 /* Longest column name made from a label or an attribute. */
@@ -3361,7 +3367,7 @@ cg_wrapper_learn_full (const char              *class_name,
   g_autoptr(GPtrArray) groups = NULL;
   g_autoptr(GPtrArray) fields = NULL;
   g_autoptr(CgWrapper) self = NULL;
-  Group *best;
+  Group *best = NULL;
   Page *pages = NULL;
   guint n_pages, need;
   guint list_items = 0, detail_items = 0;
@@ -3446,11 +3452,19 @@ cg_wrapper_learn_full (const char              *class_name,
    * the decision below and the claims of fields weigh that region, not
    * the one with the most items, which can be a long list of facets or
    * tags beside the results, of one or two items a record. */
-  best = groups->len > 0 ? g_ptr_array_index (groups, 0) : NULL;
-  if (best != NULL)
+  for (guint g = 0; g < groups->len && best == NULL; g++)
     {
+      Group *group = g_ptr_array_index (groups, g);
+      double record_items = group->varying_items / MAX (group_mean_records (group) * group->members->len, 1);
+
+      if (group_mean_records (group) < MIN_LIST_RECORDS && record_items < MIN_SMALL_LIST_RECORD_ITEMS)
+        continue;
+      best = group;
       list_items = best->varying_items;
-      list_record_items = best->varying_items / MAX (group_mean_records (best) * best->members->len, 1);
+      list_record_items = record_items;
+      /* Region 0 of a list wrapper. */
+      g_ptr_array_steal_index (groups, g);
+      g_ptr_array_insert (groups, 0, best);
     }
 
   /* Detail fields, outside the main list and the other lists: smaller

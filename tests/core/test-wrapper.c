@@ -821,6 +821,58 @@ test_list_with_facets (void)
   g_assert_cmpuint (cg_wrapper_get_n_regions (wrapper), >=, 1);
 }
 
+/* Detail pages whose description has two paragraphs: the paragraphs
+ * recur on every page like the two items of a list, but two items are no
+ * list of the page's own (see MIN_LIST_RECORDS in cg-wrapper.c): they are
+ * fields of its record, like its title and price, and no text of theirs
+ * may be lost. */
+static void
+test_two_paragraph_description (void)
+{
+  g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func (free_doc);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWrapper) wrapper = NULL;
+
+  for (guint p = 0; p < 4; p++)
+    {
+      GString *html = g_string_new (NULL);
+
+      g_string_append_printf (html, "<html><body><header><a href=\"/\">Shop</a></header><main>"
+                              "<h1>%s %s</h1><span class=\"price\">£%u.99</span>"
+                              "<div class=\"description\"><p>", word (p, 1), word (p, 2), 5 + p * 3);
+      for (guint w = 0; w < 20; w++)
+        g_string_append_printf (html, "%s ", word (p + w, 4));
+      g_string_append (html, "</p><p>");
+      for (guint w = 0; w < 20; w++)
+        g_string_append_printf (html, "%s ", word (p + w, 9));
+      g_string_append (html, "</p></div></main><footer>About us</footer></body></html>");
+      g_ptr_array_add (docs, parse (html->str));
+      g_string_free (html, TRUE);
+    }
+  wrapper = cg_wrapper_learn ("product", docs, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_wrapper_get_kind (wrapper), ==, CG_WRAPPER_DETAIL);
+  for (guint p = 0; p < docs->len; p++)
+    {
+      g_autoptr(GPtrArray) records = cg_wrapper_apply (wrapper, g_ptr_array_index (docs, p), NULL, &error);
+      g_autofree char *first = g_strdup (word (p, 4));
+      g_autofree char *second = g_strdup (word (p, 9));
+      gboolean has_first = FALSE, has_second = FALSE;
+      CgRecord *record;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (records->len, ==, 1);
+      record = g_ptr_array_index (records, 0);
+      for (guint c = 0; record->values[c] != NULL; c++)
+        {
+          has_first = has_first || g_str_has_prefix (record->values[c], first);
+          has_second = has_second || g_str_has_prefix (record->values[c], second);
+        }
+      g_assert_true (has_first);
+      g_assert_true (has_second);
+    }
+}
+
 static void
 assert_json_fails (const char *json,
                    int         code,
@@ -987,6 +1039,7 @@ main (int argc, char *argv[])
   g_test_add_data_func ("/wrapper/list/search", CG_DEMO_CLASS_SEARCH, test_list_class);
   g_test_add_func ("/wrapper/detail/book", test_detail_class);
   g_test_add_func ("/wrapper/detail/labels", test_labels);
+  g_test_add_func ("/wrapper/detail/two-paragraph-description", test_two_paragraph_description);
   g_test_add_func ("/wrapper/main-region/recurs", test_main_region_recurs);
   g_test_add_func ("/wrapper/main-region/list-with-facets", test_list_with_facets);
   g_test_add_func ("/wrapper/json/round-trip", test_json_round_trip);
