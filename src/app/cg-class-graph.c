@@ -31,6 +31,9 @@
 #define CARD_PADDING    8.0
 #define THUMB_RADIUS    6.0
 #define TEXT_HEIGHT     56.0
+/* The width a card's text leaves free: the padding on both sides, and a
+ * little room. */
+#define CARD_TEXT_INSET (2 * CARD_PADDING + 4)
 
 /* A card grows to the width its name needs (see size_cards()), up to this
  * many times the default width; a longer name is ellipsized. */
@@ -326,6 +329,15 @@ make_layout (CgClassGraph *self,
   return layout;
 }
 
+/* The height a card's name and page count take with their margins, at
+ * zoom 1, for lines of these heights. */
+static double
+text_block_height (int title_height,
+                   int count_height)
+{
+  return 8 + title_height + 2 + count_height + 8;
+}
+
 static char *
 describe_pages (guint n_pages)
 {
@@ -402,7 +414,7 @@ get_text (CgClassGraph *self,
     {
       const CgClassGraphNode *node = get_node (self, index);
       g_autofree char *pages = describe_pages (node->n_pages);
-      double width = node->box.size.width - 2 * CARD_PADDING - 4;
+      double width = node->box.size.width - CARD_TEXT_INSET;
       const char *badge = describe_state (node->state);
 
       text->title = make_layout (self, node->label, 1.0, TRUE, width);
@@ -889,7 +901,7 @@ draw_node (CgClassGraph  *self,
        * instead of spilling out of the card. */
       pango_layout_get_pixel_size (text->title, NULL, &title_height);
       pango_layout_get_pixel_size (text->count, NULL, &count_height);
-      text_height = MAX (TEXT_HEIGHT, 8 + title_height + 2 + count_height + 8);
+      text_height = MAX (TEXT_HEIGHT, text_block_height (title_height, count_height));
     }
   graphene_rect_init (&thumb,
                       box.origin.x + CARD_PADDING * zoom,
@@ -1456,7 +1468,7 @@ measure_card_text_height (CgClassGraph *self)
 
   pango_layout_get_pixel_size (title, NULL, &title_height);
   pango_layout_get_pixel_size (count, NULL, &count_height);
-  return 8 + title_height + 2 + count_height + 8;
+  return text_block_height (title_height, count_height);
 }
 
 /* Sizes each card of @layout to the text drawn in it, in the widget's
@@ -1494,7 +1506,7 @@ size_cards (CgClassGraph       *self,
       pango_layout_get_pixel_size (title, &title_width, NULL);
       pango_layout_get_pixel_size (count, &count_width, NULL);
       /* The text's room in a card, as get_text() gives it. */
-      width = MAX (title_width, count_width) + 2 * CARD_PADDING + 4;
+      width = MAX (title_width, count_width) + CARD_TEXT_INSET;
       width = CLAMP (width, CG_CLASS_GRAPH_CARD_WIDTH, CARD_WIDTH_MAX_FACTOR * CG_CLASS_GRAPH_CARD_WIDTH);
       cg_class_graph_layout_set_card_size (layout, i, ceil (width), ceil (height));
     }

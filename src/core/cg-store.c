@@ -21,7 +21,7 @@ struct _CgStore
   char      *path;
   sqlite3   *db;
   int        schema_version;
-  TurnBoard *board;       /* shared by this process's connections to the file */
+  TurnBoard *board;       /* shared by this process's connections to the file; set once open */
   gint64     busy_since;  /* when the current wait for a lock began */
 };
 
@@ -117,13 +117,10 @@ busy_cb (void *user_data,
     self->busy_since = now;
   if (now - self->busy_since >= BUSY_TIMEOUT_US)
     return 0;
-  if (self->board != NULL)
-    {
-      g_mutex_lock (&self->board->lock);
-      self->board->awaited_at = now;
-      self->board->waiter = self;
-      g_mutex_unlock (&self->board->lock);
-    }
+  g_mutex_lock (&self->board->lock);
+  self->board->awaited_at = now;
+  self->board->waiter = self;
+  g_mutex_unlock (&self->board->lock);
   g_usleep (BUSY_NAP_US);
   return 1;
 }
@@ -143,8 +140,6 @@ cg_store_is_awaited (CgStore *self)
 
   g_return_val_if_fail (CG_IS_STORE (self), FALSE);
 
-  if (self->board == NULL)
-    return FALSE;
   g_mutex_lock (&self->board->lock);
   awaited = self->board->waiter != NULL && self->board->waiter != self &&
             g_get_monotonic_time () - self->board->awaited_at < AWAITED_FRESH_US;

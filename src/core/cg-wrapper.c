@@ -3448,16 +3448,18 @@ cg_wrapper_learn_full (const char              *class_name,
     }
   g_ptr_array_sort (groups, compare_groups_cb);
 
-  /* The main list is the top-ranked region, region 0 of a list wrapper:
-   * the decision below and the claims of fields weigh that region, not
-   * the one with the most items, which can be a long list of facets or
-   * tags beside the results, of one or two items a record. */
+  /* The main list is the top-ranked region that can be a list (see
+   * MIN_SMALL_LIST_RECORD_ITEMS), region 0 of a list wrapper: the decision
+   * below and the claims of fields weigh that region, not the one with
+   * the most items, which can be a long list of facets or tags beside the
+   * results, of one or two items a record. */
   for (guint g = 0; g < groups->len && best == NULL; g++)
     {
       Group *group = g_ptr_array_index (groups, g);
-      double record_items = group->varying_items / MAX (group_mean_records (group) * group->members->len, 1);
+      double mean_records = group_mean_records (group);
+      double record_items = group->varying_items / MAX (mean_records * group->members->len, 1);
 
-      if (group_mean_records (group) < MIN_LIST_RECORDS && record_items < MIN_SMALL_LIST_RECORD_ITEMS)
+      if (mean_records < MIN_LIST_RECORDS && record_items < MIN_SMALL_LIST_RECORD_ITEMS)
         continue;
       best = group;
       list_items = best->varying_items;
