@@ -413,6 +413,110 @@ test_gzip_member_every_level (void)
     }
 }
 
+/* Compresses @data with @compressor and checks that the member gives it
+ * back. Returns the member's length. */
+static gsize
+compress_and_check (CgGzipCompressor *compressor,
+                    GBytes           *data)
+{
+  gsize length = g_bytes_get_size (data);
+  gsize bound = cg_gzip_compressor_bound (compressor, length);
+  g_autofree guint8 *member = g_malloc (bound);
+  gsize packed = cg_gzip_compressor_compress (compressor, g_bytes_get_data (data, NULL), length,
+                                              member, bound);
+  g_autoptr(GByteArray) plain = NULL;
+
+  g_assert_cmpuint (packed, >, 0);
+  plain = inflate_one_member (member, packed);
+  g_assert_cmpmem (plain->data, plain->len, g_bytes_get_data (data, NULL), length);
+  return packed;
+}
+
+/* Compresses @count pages of one SWDE site with @compressor, each of them
+ * also with a new compressor, which codes each long record for itself
+ * (see cg-gzip-compressor.c); returns the lengths of both, and how many
+ * members differ in length. */
+static void
+compress_site_pages (CgGzipCompressor *compressor,
+                     const char       *site,
+                     guint             count,
+                     gsize            *out_length,
+                     gsize            *out_fresh_length,
+                     guint            *out_differing)
+{
+  const char *shared = g_getenv ("CARTOGRAPH_SHARED_DIR");
+
+  *out_length = *out_fresh_length = 0;
+  *out_differing = 0;
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%04u.htm", i);
+      g_autofree char *path = g_build_filename (shared, "datasets", "swde-book-subset", "pages", site,
+                                                name, NULL);
+      g_autoptr(GBytes) page = cg_test_read_file (path);
+      g_autoptr(CgGzipCompressor) fresh = cg_gzip_compressor_new (1);
+      gsize length = compress_and_check (compressor, page);
+      gsize fresh_length = compress_and_check (fresh, page);
+
+      g_assert_cmpuint (g_bytes_get_size (page), >=, 4096);
+      *out_length += length;
+      *out_fresh_length += fresh_length;
+      *out_differing += length != fresh_length;
+    }
+}
+
+/* Level 1 codes most records with codes learned from the first long
+ * records like pages; records they fit badly (noise, as an image or a
+ * compressed payload is) are coded for themselves, and are not learned
+ * from. */
+static void
+test_gzip_member_learned_codes (void)
+{
+  g_autoptr(CgGzipCompressor) compressor = cg_gzip_compressor_new (1);
+  gsize length, fresh_length;
+  guint differing;
+
+  if (g_getenv ("CARTOGRAPH_SHARED_DIR") == NULL)
+    {
+      g_test_skip ("CARTOGRAPH_SHARED_DIR is not set: the SWDE pages are not found");
+      return;
+    }
+
+  /* Noise first, as a crawl's first long records may be images. */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(GBytes) noise = random_bytes (64 * 1024, i + 1);
+
+      g_assert_cmpuint (compress_and_check (compressor, noise), <, 64 * 1024 + 1024);
+    }
+
+  /* Learned from pages of one site, the codes fit its other pages nearly
+   * as well as each page's own. */
+  compress_site_pages (compressor, "book-booksamillion", 40, &length, &fresh_length, &differing);
+  g_test_message ("booksamillion: %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " with each page's codes, "
+                  "%u members differ", length, fresh_length, differing);
+  g_assert_cmpuint (length, <=, fresh_length * 103 / 100);
+#ifdef HAVE_ISAL
+  /* All but the 8 learned from. */
+  g_assert_cmpuint (differing, >=, 32);
+#endif
+
+  /* Noise after pages is coded for itself: the pages' codes would make
+   * it a third longer. */
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autoptr(GBytes) noise = random_bytes (64 * 1024, 100 + i);
+
+      g_assert_cmpuint (compress_and_check (compressor, noise), <, 64 * 1024 + 1024);
+    }
+
+  /* Pages of another site after it: still close to their own codes. */
+  compress_site_pages (compressor, "book-christianbook", 40, &length, &fresh_length, &differing);
+  g_test_message ("christianbook: %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " with each page's codes, "
+                  "%u members differ", length, fresh_length, differing);
+  g_assert_cmpuint (length, <=, fresh_length * 103 / 100);
+}
+
 static void
 test_gzip_member_compressor_named (void)
 {
@@ -422,7 +526,8 @@ test_gzip_member_compressor_named (void)
 
 #ifdef HAVE_ISAL
   g_assert_cmpstr (cg_gzip_compressor_describe (fastest), ==,
-                   "ISA-L igzip level 1 (records under 4096 bytes: fixed codes)");
+                   "ISA-L igzip level 1 (records under 4096 bytes: fixed codes; "
+                   "later records: level 0 with codes learned from the first 8)");
 #else
   g_assert_cmpstr (cg_gzip_compressor_describe (fastest), ==, "libdeflate level 1");
 #endif
@@ -1957,6 +2062,7 @@ main (int argc, char **argv)
   g_test_add_func ("/warc/digest/in-pieces", test_digest_in_pieces);
   g_test_add_func ("/warc/gzip-member/every-level", test_gzip_member_every_level);
   g_test_add_func ("/warc/gzip-member/compressor-named", test_gzip_member_compressor_named);
+  g_test_add_func ("/warc/gzip-member/learned-codes", test_gzip_member_learned_codes);
   ADD ("/warc/writer/round-trip", test_round_trip);
   ADD ("/warc/writer/sha256", test_sha256);
   ADD ("/warc/writer/given-payload-digest", test_given_payload_digest);
