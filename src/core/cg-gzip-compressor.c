@@ -18,13 +18,12 @@
  * alike: codes built once from the first of them fit the rest nearly as
  * well as codes built for each. So the first LEARN_RECORDS long records
  * that level 1 compresses well (pages, not images) are counted into a
- * histogram; igzip then
- * builds codes from it, and the records after are compressed at level 0
- * with those codes: on the crawl benchmark's pages 1.4 times as fast as
- * level 1, for 1.3 % more bytes. A record that the learned codes fit
- * badly (an image after pages) is compressed again at level 1; when
- * that happens to many records in a row the crawl has changed, and the
- * codes are learned again.
+ * histogram, igzip builds codes from it, and the records after are
+ * compressed at level 0 with those codes: on the crawl benchmark's pages
+ * 1.4 times as fast as level 1, for 1.3 % more bytes. A record that the
+ * learned codes fit badly (an image after pages) is compressed again at
+ * level 1; when that happens to many records in a row the crawl has
+ * changed, and the codes are learned again.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -14,9 +14,11 @@ typedef struct _CgGzipCompressor CgGzipCompressor;
 
 /* A compressor for @level, 0 (stored) to 12 (smallest). Level 1, the
  * fastest level that looks for repeats, uses ISA-L's igzip where Cartograph
- * was built with it (short records with deflate's fixed codes, see
- * cg-gzip-compressor.c); every other level, and level 1 without ISA-L,
- * uses libdeflate. Returns NULL when out of memory. */
+ * was built with it (short records with deflate's fixed codes, most
+ * longer ones with codes learned from the first: see cg-gzip-compressor.c);
+ * every other level, and level 1 without ISA-L, uses libdeflate. A
+ * compressor learns from what it compresses, so one is used from one
+ * thread at a time. Returns NULL when out of memory. */
 CgGzipCompressor *cg_gzip_compressor_new         (int                     level);
 void              cg_gzip_compressor_free        (CgGzipCompressor       *self);
 
@@ -35,7 +37,8 @@ gsize             cg_gzip_compressor_compress    (CgGzipCompressor       *self,
                                                   gsize                   out_size);
 
 /* Which compressor and level, for the warcinfo record: "ISA-L igzip
- * level 1 (records under 4096 bytes: fixed codes)" or "libdeflate level 6". */
+ * level 1 (records under 4096 bytes: fixed codes; later records: …)" or
+ * "libdeflate level 6". */
 const char       *cg_gzip_compressor_describe    (CgGzipCompressor       *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgGzipCompressor, cg_gzip_compressor_free)

@@ -614,6 +614,10 @@ test_cache_hosts_in_turn (void)
     { "http://a.example.org/robots.txt", "http://a.example.org", "User-agent: *\nDisallow: /z\nCrawl-delay: 3\n" },
     { "http://a.exampl/robots.txt", "http://a.exampl", "User-agent: *\nDisallow:\n" },
     { "https://a.example/robots.txt", "https://a.example", "User-agent: *\nDisallow: /\nCrawl-delay: 4\n" },
+    /* Disallowing nothing, these are answered without parsing the URL
+     * (see cg_robots_cache_check()). */
+    { "http://a.example.net/robots.txt", "http://a.example.net", "User-agent: *\nAllow: /x\n" },
+    { "http://a.example.com/robots.txt", "http://a.example.com", "User-agent: other\nDisallow: /\n" },
   };
   /* Other spellings of the first two hosts, which must find their entry. */
   const struct { const char *start; guint host; } aliases[] = {
@@ -650,6 +654,10 @@ test_cache_hosts_in_turn (void)
   g_assert_cmpint (cg_robots_cache_check (cache, "http://a.examples/x", t0 + 1, NULL), ==, CG_ROBOTS_NEED_FETCH);
   g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example/x", t0 + 1, NULL), ==, CG_ROBOTS_DISALLOWED);
   g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example:8081/x", t0 + 1, NULL), ==, CG_ROBOTS_NEED_FETCH);
+  /* A host that disallows nothing is asked again once its entry is stale. */
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.exampl/x", t0 + 1, NULL), ==, CG_ROBOTS_ALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.exampl/x", t0 + 1000 * HOUR, NULL), ==,
+                   CG_ROBOTS_NEED_FETCH);
 }
 
 static void
