@@ -32,6 +32,7 @@ struct _CgRobots
 {
   gatomicrefcount  ref_count;
   GArray          *rules;        /* of Rule */
+  guint            n_disallows;  /* rules that disallow */
   GPtrArray       *sitemaps;     /* NULL-terminated */
   double           crawl_delay;  /* < 0 when not given */
   gboolean         from_file;
@@ -100,6 +101,8 @@ add_rule (CgRobots   *self,
   rule.allow = allow;
   rule.anchored = anchored;
   g_array_append_val (self->rules, rule);
+  if (!allow)
+    self->n_disallows++;
 }
 
 CgRobots *
@@ -265,16 +268,6 @@ cg_robots_is_allowed (CgRobots    *self,
     path_and_query = "/";
   normalized = normalize_for_matching (path_and_query, strlen (path_and_query), FALSE, NULL);
   return robots_match (self, normalized, out_rule);
-}
-
-/* Whether every path is allowed: no rule disallows, or there are none. */
-static gboolean
-disallows_nothing (CgRobots *self)
-{
-  for (guint i = 0; i < self->rules->len; i++)
-    if (!g_array_index (self->rules, Rule, i).allow)
-      return FALSE;
-  return TRUE;
 }
 
 static gboolean
@@ -748,38 +741,39 @@ cg_robots_url_for (const char  *url,
   return g_uri_to_string (robots);
 }
 
-/* The key of the host of @url, parsed as @uri if the caller did (else
- * NULL), or NULL for a URL that does not parse. The same start of a URL
- * always gives the same scheme, host and port, hence the same key. */
+/* The key of the host of @url, or NULL for a URL that does not parse. The
+ * same start of a URL always gives the same scheme, host and port, hence
+ * the same key: @url is parsed only when its start is not the last one's,
+ * into *@uri for the caller, who frees it. */
 static const char *
-host_key_for_url (CgRobotsCache *self,
-                  const char    *url,
-                  GUri          *uri)
+host_key_for_url (CgRobotsCache  *self,
+                  const char     *url,
+                  GUri          **uri)
 {
   gsize start = cg_url_get_authority_end (url);
-  g_autoptr(GUri) own_uri = NULL;
 
   if (start > 0 && self->last_start != NULL &&
       strncmp (url, self->last_start, start) == 0 && self->last_start[start] == '\0')
     return self->last_key;
 
-  if (uri == NULL)
-    uri = own_uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
-  if (uri == NULL)
+  g_assert (*uri == NULL);
+  *uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
+  if (*uri == NULL)
     return NULL;
   g_free (self->last_start);
   g_free (self->last_key);
   /* A URL without "scheme://" has no start to compare the next with. */
   self->last_start = start > 0 ? g_strndup (url, start) : NULL;
-  self->last_key = host_key_for_uri (uri);
+  self->last_key = host_key_for_uri (*uri);
   return self->last_key;
 }
 
+/* @uri: as for host_key_for_url() */
 static Entry *
-lookup_fresh (CgRobotsCache *self,
-              const char    *url,
-              GUri          *uri,
-              gint64         now_us)
+lookup_fresh (CgRobotsCache  *self,
+              const char     *url,
+              GUri          **uri,
+              gint64          now_us)
 {
   const char *key = host_key_for_url (self, url, uri);
   Entry *entry = key != NULL ? g_hash_table_lookup (self->entries, key) : NULL;
@@ -810,11 +804,12 @@ cg_robots_cache_check (CgRobotsCache  *self,
    * fetches: parsing each again for its path was 1.5 % of the crawl
    * thread's work in the crawl throughput benchmark (tests/bench). The
    * host is found without parsing when it is the last one's. */
-  entry = lookup_fresh (self, url, NULL, now_us);
-  if (entry != NULL && disallows_nothing (entry->robots))
+  entry = lookup_fresh (self, url, &uri, now_us);
+  if (entry != NULL && entry->robots->n_disallows == 0)
     return CG_ROBOTS_ALLOWED;
 
-  uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
+  if (uri == NULL)
+    uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
   if (uri == NULL)
     return CG_ROBOTS_DISALLOWED;
   if (g_str_equal (g_uri_get_path (uri), "/robots.txt") && g_uri_get_query (uri) == NULL)
@@ -913,12 +908,13 @@ cg_robots_cache_lookup (CgRobotsCache *self,
                         const char    *url,
                         gint64         now_us)
 {
+  g_autoptr(GUri) uri = NULL;
   Entry *entry;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (url != NULL, NULL);
 
-  entry = lookup_fresh (self, url, NULL, now_us);
+  entry = lookup_fresh (self, url, &uri, now_us);
   return entry != NULL ? cg_robots_ref (entry->robots) : NULL;
 }
 
