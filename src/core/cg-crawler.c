@@ -1986,7 +1986,9 @@ check_robots (CrawlRun       *run,
   gint64 now = g_get_real_time ();
   GPtrArray *waiting;
 
-  switch (cg_robots_cache_check (run->robots, item->url, now, &rule))
+  /* A queued URL parses: links and seeds are normalized, and add_link()
+   * queues none whose host it cannot find. */
+  switch (cg_robots_cache_check_normalized (run->robots, item->url, now, &rule))
     {
     case CG_ROBOTS_ALLOWED:
       return TRUE;

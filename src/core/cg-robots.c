@@ -742,9 +742,10 @@ cg_robots_url_for (const char  *url,
 }
 
 /* The key of the host of @url, or NULL for a URL that does not parse. The
- * same start of a URL always gives the same scheme, host and port, hence
- * the same key: @url is parsed only when its start is not the last one's,
- * into *@uri for the caller, who frees it. */
+ * same start of a URL that parses always gives the same scheme, host and
+ * port, hence the same key: @url is parsed only when its start is not the
+ * last one's and *@uri, its parse if the caller has it, is NULL; the parse
+ * is left in *@uri for the caller, who frees it. */
 static const char *
 host_key_for_url (CgRobotsCache  *self,
                   const char     *url,
@@ -756,8 +757,8 @@ host_key_for_url (CgRobotsCache  *self,
       strncmp (url, self->last_start, start) == 0 && self->last_start[start] == '\0')
     return self->last_key;
 
-  g_assert (*uri == NULL);
-  *uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
+  if (*uri == NULL)
+    *uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL);
   if (*uri == NULL)
     return NULL;
   g_free (self->last_start);
@@ -783,11 +784,15 @@ lookup_fresh (CgRobotsCache  *self,
   return entry;
 }
 
-CgRobotsVerdict
-cg_robots_cache_check (CgRobotsCache  *self,
-                       const char     *url,
-                       gint64          now_us,
-                       char          **out_rule)
+/* @parses: whether @url is known to parse; if not, it is parsed first,
+ * so that a string that does not parse is refused even when it starts as
+ * the last URL did. */
+static CgRobotsVerdict
+check (CgRobotsCache  *self,
+       const char     *url,
+       gboolean        parses,
+       gint64          now_us,
+       char          **out_rule)
 {
   g_autoptr(GUri) uri = NULL;
   Entry *entry;
@@ -799,11 +804,14 @@ cg_robots_cache_check (CgRobotsCache  *self,
     *out_rule = NULL;
   if (self->policy == CG_ROBOTS_POLICY_IGNORE)
     return CG_ROBOTS_ALLOWED;
+  if (!parses && (uri = cg_url_parse (url, CG_URL_NORMALIZE_SYNTAX, NULL)) == NULL)
+    return CG_ROBOTS_DISALLOWED;
 
   /* Most hosts disallow nothing, and the crawl checks every URL it
    * fetches: parsing each again for its path was 1.5 % of the crawl
    * thread's work in the crawl throughput benchmark (tests/bench). The
-   * host is found without parsing when it is the last one's. */
+   * host is found without parsing when it is the last one's, so a URL
+   * known to parse is not parsed at all for such a host. */
   entry = lookup_fresh (self, url, &uri, now_us);
   if (entry != NULL && entry->robots->n_disallows == 0)
     return CG_ROBOTS_ALLOWED;
@@ -817,6 +825,24 @@ cg_robots_cache_check (CgRobotsCache  *self,
   if (entry == NULL)
     return CG_ROBOTS_NEED_FETCH;
   return is_uri_allowed (entry->robots, uri, out_rule) ? CG_ROBOTS_ALLOWED : CG_ROBOTS_DISALLOWED;
+}
+
+CgRobotsVerdict
+cg_robots_cache_check (CgRobotsCache  *self,
+                       const char     *url,
+                       gint64          now_us,
+                       char          **out_rule)
+{
+  return check (self, url, FALSE, now_us, out_rule);
+}
+
+CgRobotsVerdict
+cg_robots_cache_check_normalized (CgRobotsCache  *self,
+                                  const char     *url,
+                                  gint64          now_us,
+                                  char          **out_rule)
+{
+  return check (self, url, TRUE, now_us, out_rule);
 }
 
 typedef struct {

@@ -150,6 +150,15 @@ CgRobotsVerdict cg_robots_cache_check           (CgRobotsCache  *self,
                                                  gint64          now_us,
                                                  char          **out_rule);
 
+/* As cg_robots_cache_check(), for a URL known to parse, such as one
+ * cg_url_normalize() gave (the crawl's queued URLs are): a host that
+ * disallows nothing is answered without parsing it, so the answer for any
+ * other string is undefined. */
+CgRobotsVerdict cg_robots_cache_check_normalized (CgRobotsCache *self,
+                                                  const char    *url,
+                                                  gint64         now_us,
+                                                  char         **out_rule);
+
 /* Stores the outcome of fetching the robots.txt of @url's scheme, host
  * and port (any URL on the host will do) at @now_us, with the rules of
  * cg_robots_new_for_status(). Fresh for CG_ROBOTS_CACHE_SECONDS after a

@@ -647,6 +647,7 @@ test_cache_hosts_in_turn (void)
       double delay = MAX (cg_robots_get_crawl_delay (own), 0);
 
       g_assert_cmpint (cg_robots_cache_check (cache, url, t0 + 1, NULL), ==, expected);
+      g_assert_cmpint (cg_robots_cache_check_normalized (cache, url, t0 + 1, NULL), ==, expected);
       g_assert_cmpfloat_with_epsilon (cg_robots_cache_get_crawl_delay (cache, url, t0 + 1), delay, 1e-9);
     }
   /* A host not stored, right after one that is and starts alike. */
@@ -658,6 +659,33 @@ test_cache_hosts_in_turn (void)
   g_assert_cmpint (cg_robots_cache_check (cache, "http://a.exampl/x", t0 + 1, NULL), ==, CG_ROBOTS_ALLOWED);
   g_assert_cmpint (cg_robots_cache_check (cache, "http://a.exampl/x", t0 + 1000 * HOUR, NULL), ==,
                    CG_ROBOTS_NEED_FETCH);
+}
+
+/* A string that does not parse is refused, even right after a URL of a
+ * host that disallows nothing with the same start, whose answer is given
+ * without parsing to the crawl's URLs, which parse. */
+static void
+test_cache_unparsable_after_same_start (void)
+{
+  g_autoptr(CgRobotsCache) cache = cg_robots_cache_new ("cartograph", CG_ROBOTS_POLICY_OBEY);
+  const char body[] = "User-agent: *\nAllow: /\n";
+  g_autoptr(GString) too_long = g_string_new ("http://a.example/");
+  gint64 t0 = 1000 * HOUR;
+
+  g_assert_true (cg_robots_cache_store (cache, "http://a.example/robots.txt", 200, body, strlen (body), t0, NULL));
+  while (too_long->len <= CG_URL_MAX_LENGTH)
+    g_string_append_c (too_long, 'a');
+
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example/x", t0 + 1, NULL), ==, CG_ROBOTS_ALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, too_long->str, t0 + 1, NULL), ==, CG_ROBOTS_DISALLOWED);
+  g_assert_cmpint (cg_robots_cache_check_normalized (cache, "http://a.example/x", t0 + 1, NULL), ==, CG_ROBOTS_ALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, too_long->str, t0 + 1, NULL), ==, CG_ROBOTS_DISALLOWED);
+
+  /* The trailing space is white space a browser drops; inside the
+   * authority it is not. */
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example ", t0 + 1, NULL), ==, CG_ROBOTS_ALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example /x", t0 + 1, NULL), ==, CG_ROBOTS_DISALLOWED);
+  g_assert_cmpint (cg_robots_cache_check (cache, "http://a.example/x", t0 + 1, NULL), ==, CG_ROBOTS_ALLOWED);
 }
 
 static void
@@ -703,6 +731,7 @@ main (int   argc,
   g_test_add_func ("/robots/cache", test_cache);
   g_test_add_func ("/robots/cache/ignore", test_cache_ignore_policy);
   g_test_add_func ("/robots/cache/hosts-in-turn", test_cache_hosts_in_turn);
+  g_test_add_func ("/robots/cache/unparsable-after-same-start", test_cache_unparsable_after_same_start);
   g_test_add_func ("/robots/cache/bounded", test_cache_is_bounded);
 
   return g_test_run ();
