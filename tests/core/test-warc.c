@@ -515,6 +515,13 @@ test_gzip_member_learned_codes (void)
   g_test_message ("christianbook: %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " with each page's codes, "
                   "%u members differ", length, fresh_length, differing);
   g_assert_cmpuint (length, <=, fresh_length * 103 / 100);
+#ifdef HAVE_ISAL
+  /* The noise, badly fit by the first site's codes, made the compressor
+   * learn again: from this site's first 8 pages (coded for themselves,
+   * else all 40 would differ), whose codes most of the others use. */
+  g_assert_cmpuint (differing, <=, 32);
+  g_assert_cmpuint (differing, >=, 28);
+#endif
 }
 
 static void
