@@ -310,8 +310,15 @@ make_layout (CgClassGraph *self,
 {
   PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
   PangoFontDescription *font = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (layout)));
+  int size = (int) (pango_font_description_get_size (font) * scale);
 
-  pango_font_description_set_size (font, (int) (pango_font_description_get_size (font) * scale));
+  /* GTK gives the widget's font in pixels; set in points, the same number
+   * was drawn a third larger than the rest of the window's text, and
+   * twice as large with the desktop's large text. */
+  if (pango_font_description_get_size_is_absolute (font))
+    pango_font_description_set_absolute_size (font, size);
+  else
+    pango_font_description_set_size (font, size);
   if (bold)
     pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
   pango_layout_set_font_description (layout, font);

@@ -1226,6 +1226,8 @@ text_width (GtkWidget  *graph,
 
   if (title)
     pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  else if (pango_font_description_get_size_is_absolute (font))
+    pango_font_description_set_absolute_size (font, (int) (pango_font_description_get_size (font) * 0.85));
   else
     pango_font_description_set_size (font, (int) (pango_font_description_get_size (font) * 0.85));
   pango_layout_set_font_description (layout, font);
@@ -1237,8 +1239,9 @@ text_width (GtkWidget  *graph,
 #define TOO_LONG_NAME "A class whose name is far too long to fit even the widest card there is"
 
 /* Checks that every card of @graph holds its name and page count, in the
- * widget's font now, except the name TOO_LONG_NAME, whose card is as wide
- * as a card gets; returns the cards' height. */
+ * widget's font now, and is no wider than they need, except the name
+ * TOO_LONG_NAME, whose card is as wide as a card gets; returns the cards'
+ * height. */
 static double
 assert_names_fit (GtkWidget *graph)
 {
@@ -1262,6 +1265,13 @@ assert_names_fit (GtkWidget *graph)
         g_error ("“%s” of “%s” (%d px) does not fit its card (%.0f px for text)", pages, node->label,
                  text_width (graph, pages, FALSE), room);
       g_assert_cmpfloat (node->box.size.width, >=, CG_CLASS_GRAPH_CARD_WIDTH);
+      /* Grown to the text drawn in the widget's own font: a card sized to
+       * text a third larger than the window's other text was this much
+       * wider. */
+      if (!g_str_equal (node->label, TOO_LONG_NAME) && node->box.size.width > CG_CLASS_GRAPH_CARD_WIDTH)
+        g_assert_cmpfloat_with_epsilon (node->box.size.width,
+                                        MAX (text_width (graph, node->label, TRUE), text_width (graph, pages, FALSE)) + 2 * 8 + 4,
+                                        1);
       height = node->box.size.height;
     }
   return height;
