@@ -306,6 +306,13 @@ struct _CrawlRun
   GHashTable      *requested;
   guint            in_flight;        /* HTTP fetches under way */
   gboolean         in_transaction;
+  /* A page was stored in part, or a commit failed, when the run failed:
+   * the open transaction is rolled back and nothing more is committed, so
+   * that the store keeps no page whose storing did not finish (its records
+   * past the committed end of the file are cut when the crawl resumes, and
+   * the page is fetched again). What this run keeps in memory (URLs seen,
+   * the frontier's counts) no longer matches the store then. */
+  gboolean         spoiled;
   guint            changes;
   gint64           committed_at;   /* monotonic µs */
   /* The end of the last record written to the file warc_end_file_id,
@@ -462,12 +469,21 @@ commit (CrawlRun  *run,
 {
   if (!run->in_transaction)
     return TRUE;
-  if (!store_warc_end (run, error))
-    return FALSE;
   run->in_transaction = FALSE;
+  if (run->spoiled)
+    {
+      cg_store_rollback (run->store);
+      return TRUE;
+    }
   run->committed_at = g_get_monotonic_time ();
-  if (!cg_store_commit (run->store, error))
-    return FALSE;
+  if (!store_warc_end (run, error) || !cg_store_commit (run->store, error))
+    {
+      /* Nothing of the transaction is in the store, and no transaction
+       * is left open for the end of the run's own statements. */
+      run->spoiled = TRUE;
+      cg_store_rollback (run->store);
+      return FALSE;
+    }
   /* The crawl takes the lock again as soon as it goes on: a write of the
    * window's that waits for it has its turn now. */
   cg_store_give_way (run->store);
@@ -475,6 +491,7 @@ commit (CrawlRun  *run,
 }
 
 static void fail_run (CrawlRun *run, GError *error);
+static void spoil_run (CrawlRun *run, GError *error);
 static void pump (CrawlRun *run);
 
 /* Counts a change and commits when enough have piled up. */
@@ -962,7 +979,7 @@ write_done (CrawlRun *run,
       (file_id = warc_file_id (run, last->file_name, &error)) < 0 ||
       !note_warc_end (run, file_id, last, &error))
     {
-      fail_run (run, g_steal_pointer (&error));
+      spoil_run (run, g_steal_pointer (&error));
       return;
     }
   run->warc_bytes += job->request_info->length + job->response_info->length +
@@ -982,7 +999,10 @@ write_done (CrawlRun *run,
                 cg_fetch_result_get_start_time (job->result), cg_fetch_result_get_duration (job->result),
                 job->response_info->payload_digest, attempts);
       if (job->robots_host_id > 0 && !store_robots (run, job->robots_host_id, job->result, &error))
-        fail_run (run, g_steal_pointer (&error));
+        {
+          spoil_run (run, g_steal_pointer (&error));
+          return;
+        }
       changed (run);
       return;
     }
@@ -990,7 +1010,7 @@ write_done (CrawlRun *run,
   if (!insert_fetch (run, job, job->item->id, file_id, &error) ||
       !cg_frontier_finish (run->frontier, job->item, CG_URL_DONE, NULL, job->host_ready_at, &error))
     {
-      fail_run (run, g_steal_pointer (&error));
+      spoil_run (run, g_steal_pointer (&error));
       return;
     }
   /* Found in the store from now on. */
@@ -2290,6 +2310,16 @@ fail_run (CrawlRun *run,
   maybe_finish (run);
 }
 
+/* Fails the run when storing a page failed part-way: what the open
+ * transaction holds is not committed (see CrawlRun.spoiled). */
+static void
+spoil_run (CrawlRun *run,
+           GError   *error)
+{
+  run->spoiled = TRUE;
+  fail_run (run, error);
+}
+
 static void
 finish_run (CrawlRun *run)
 {
@@ -2997,9 +3027,13 @@ tear_down_run (CrawlRun *run)
 
   if (run->store != NULL)
     {
+      /* The files of a run that failed stay open, as those of a killed
+       * run do, for resuming to cut them back to what was committed: the
+       * writer goes on writing the pages queued when the run failed, and
+       * those are not committed. */
       if (run->writer_close_error != NULL)
         fail_at_end (run, g_steal_pointer (&run->writer_close_error));
-      else if (run->writer != NULL && !close_warc_files (run->store, run->crawl_id, &error))
+      else if (run->writer != NULL && run->error == NULL && !close_warc_files (run->store, run->crawl_id, &error))
         g_clear_error (&error);
 
       /* A crawl that reached its end without fetching anything, every URL

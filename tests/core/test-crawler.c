@@ -2164,6 +2164,103 @@ test_pause_and_resume (Fixture       *f,
   g_assert_false (check.paused_after_resume);
 }
 
+/* The number of WARC files of @crawl_id marked closed in the store. */
+static int
+closed_warc_files (Fixture *f,
+                   gint64   crawl_id)
+{
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (cg_project_get_store (f->project),
+                                                   "SELECT count(*) FROM warc_files WHERE crawl_id = ?1 AND closed",
+                                                   NULL);
+
+  g_assert_nonnull (stmt);
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  return sqlite3_column_int (stmt, 0);
+}
+
+/* The state of crawl @crawl_id in the store. */
+static char *
+crawl_state (Fixture *f,
+             gint64   crawl_id)
+{
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (cg_project_get_store (f->project),
+                                                   "SELECT state FROM crawls WHERE id = ?1", NULL);
+
+  g_assert_nonnull (stmt);
+  sqlite3_bind_int64 (stmt, 1, crawl_id);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+}
+
+/* A crawl whose store refuses a statement half-way through a run (a full
+ * disk, a damaged file: here a trigger) fails, and resuming it archives
+ * every page once. @failing_sql creates the trigger "failing", which the
+ * test drops before resuming. The failed run leaves its WARC files open
+ * for resuming to cut them back: the writer went on writing the pages
+ * queued when the run failed, which it did not commit. */
+static void
+check_failure_then_resume (Fixture    *f,
+                           const char *failing_sql)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
+  g_autoptr(CgCrawler) crawler = NULL;
+  g_autoptr(CgCrawler) resumed = NULL;
+  g_autoptr(GHashTable) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  CgStore *store = cg_project_get_store (f->project);
+  g_autofree char *state = NULL;
+  gint64 crawl_id;
+  g_auto(Run) run = { 0 };
+
+  g_assert_true (cg_store_exec (store, failing_sql, &error));
+  g_assert_no_error (error);
+  crawler = new_crawler (f, NULL, config);
+  crawl_id = cg_crawler_get_crawl_id (crawler);
+  run_crawler (f, crawler, &run);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_FAILED);
+  g_assert_nonnull (strstr (run.error->message, "refused here"));
+  g_assert_cmpint (closed_warc_files (f, crawl_id), ==, 0);
+  /* Recorded, not left in a transaction that a failed commit kept open. */
+  g_assert_cmpstr (state = crawl_state (f, crawl_id), ==, "failed");
+  g_clear_error (&run.error);
+
+  g_assert_true (cg_store_exec (store, "DROP TRIGGER failing", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_crawler_find_resumable (f->project, &error), ==, crawl_id);
+  g_assert_no_error (error);
+  resumed = cg_crawler_new_for_crawl (f->project, crawl_id, &error);
+  g_assert_no_error (error);
+  run_crawler (f, resumed, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
+  archive = read_archive (f->project, crawl_id, NULL);
+  assert_archived_once (f, archive, paths, TRUE);
+}
+
+/* A page's fetch row is refused: the pages stored before it in the same
+ * transaction are not committed with its records' end, which would have
+ * kept its records on resuming and archived it a second time. */
+static void
+test_fetch_row_refused (Fixture       *f,
+                        gconstpointer  data)
+{
+  check_failure_then_resume (f, "CREATE TRIGGER failing BEFORE INSERT ON fetches "
+                                "WHEN (SELECT url FROM urls WHERE id = NEW.url_id) LIKE '%/page/3' "
+                                "BEGIN SELECT RAISE (ABORT, 'refused here'); END");
+}
+
+/* Every commit fails (the WARC end it stores is refused): nothing of the
+ * run is kept but its state, and resuming archives every page once. */
+static void
+test_commit_refused (Fixture       *f,
+                     gconstpointer  data)
+{
+  check_failure_then_resume (f, "CREATE TRIGGER failing BEFORE UPDATE OF committed_size ON warc_files "
+                                "BEGIN SELECT RAISE (ABORT, 'refused here'); END");
+}
+
 /* Another connection writing to the project in a loop, as the window
  * does while a crawl starts (settings, class names, recent crawls). */
 typedef struct {
@@ -2246,6 +2343,8 @@ main (int argc, char **argv)
   ADD ("/crawler/overlapping-prefixes", 0, test_overlapping_prefixes);
   ADD ("/crawler/concurrent-writer", 0, test_concurrent_writer);
   ADD ("/crawler/pause-and-resume", 0, test_pause_and_resume);
+  ADD ("/crawler/fetch-row-refused", 0, test_fetch_row_refused);
+  ADD ("/crawler/commit-refused", 0, test_commit_refused);
 #undef ADD
 
   return g_test_run ();
