@@ -1285,8 +1285,10 @@ add_link (CrawlRun              *run,
 
   /* A URL seen already is neither checked nor queued again: only the
    * edge is new. Redirects go the long way, since a driven crawl follows
-   * where they lead. */
-  if (hop != CG_HOP_REDIRECT && cg_frontier_lookup_seen (run->frontier, url, url_hash, &to_id))
+   * where they lead, and so does a URL that may have been skipped for the
+   * way it was reached, which this way may bring into scope. */
+  if (hop != CG_HOP_REDIRECT && !cg_frontier_may_be_skipped (run->frontier, url_hash) &&
+      cg_frontier_lookup_seen (run->frontier, url, url_hash, &to_id))
     {
       insert_link (run, item->id, to_id, hop_char, anchor_json);
       return TRUE;
@@ -1303,7 +1305,7 @@ add_link (CrawlRun              *run,
       redirect_chain_length (item->hops) >= MAX_REDIRECT_CHAIN)
     {
       if (!cg_frontier_add_skipped (run->frontier, url, host_key, (int) depth, hops, item->id,
-                                    "too-many-redirects", &to_id, error))
+                                    "too-many-redirects", TRUE, &to_id, error))
         return FALSE;
     }
   else if (verdict == CG_SCOPE_IN_SCOPE)
@@ -1316,8 +1318,12 @@ add_link (CrawlRun              *run,
                             &to_id, NULL, error))
         return FALSE;
     }
+  /* Too deep this way, or a requisite when those are not fetched: a
+   * shorter way, or a link, may still reach it in scope. */
   else if (!cg_frontier_add_skipped (run->frontier, url, host_key, (int) depth, hops, item->id,
-                                     cg_scope_verdict_to_string (verdict), &to_id, error))
+                                     cg_scope_verdict_to_string (verdict),
+                                     verdict == CG_SCOPE_TOO_DEEP || verdict == CG_SCOPE_REQUISITES_OFF,
+                                     &to_id, error))
     return FALSE;
 
   if (hop == CG_HOP_REDIRECT && run->crawler->driven)

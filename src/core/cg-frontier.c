@@ -41,6 +41,16 @@ typedef struct {
  * in the crawl throughput benchmark (tests/bench). */
 #define SEEN_CACHE_SIZE 65536
 
+/* A URL skipped for the way it was reached (too many links from the seed,
+ * a requisite when those are not fetched, the end of too long a chain of
+ * redirects) is queued when another way reaches it in scope: pages are
+ * fetched in parallel, so a page deeper in the site can be read before a
+ * shallower one that links to the same URL. Such URLs are marked by their
+ * hash in a bitmap of this many bits, so that a link to a URL seen already
+ * costs one bit test more (cg_frontier_may_be_skipped()); a mark shared
+ * with another URL costs an update that changes nothing. */
+#define ON_THE_WAY_MARK_BITS (1u << 20)
+
 typedef enum {
   STMT_FIND_URL,
   STMT_INSERT_URL,
@@ -51,14 +61,15 @@ typedef enum {
   STMT_START_URL,
   STMT_FINISH_URL,
   STMT_RETRY_URL,
+  STMT_REQUEUE_URL,
   N_STMTS
 } StmtId;
 
 static const char * const stmt_sql[N_STMTS] = {
   [STMT_FIND_URL] = "SELECT id FROM urls WHERE crawl_id = ?1 AND url = ?2",
   [STMT_INSERT_URL] =
-    "INSERT INTO urls (crawl_id, host_id, url, depth, hops, via_id, priority, state, reason, discovered_at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    "INSERT INTO urls (crawl_id, host_id, url, depth, hops, via_id, priority, state, reason, discovered_at, on_the_way) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
   [STMT_FIND_HOST] = "SELECT id FROM hosts WHERE crawl_id = ?1 AND host_key = ?2",
   [STMT_INSERT_HOST] = "INSERT INTO hosts (crawl_id, host_key) VALUES (?1, ?2)",
   /* state = 0 is spelled out so that the partial index urls_queue is used.
@@ -73,6 +84,9 @@ static const char * const stmt_sql[N_STMTS] = {
   [STMT_START_URL] = "UPDATE urls SET state = 1, attempts = attempts + 1 WHERE id = ?1",
   [STMT_FINISH_URL] = "UPDATE urls SET state = ?2, reason = ?3 WHERE id = ?1",
   [STMT_RETRY_URL] = "UPDATE urls SET state = 0, not_before = ?2 WHERE id = ?1",
+  [STMT_REQUEUE_URL] =
+    "UPDATE urls SET state = ?6, depth = ?2, hops = ?3, via_id = ?4, priority = ?5, reason = NULL, on_the_way = 0 "
+    "WHERE id = ?1 AND state = ?7 AND on_the_way",
 };
 
 struct _CgFrontier
@@ -90,6 +104,7 @@ struct _CgFrontier
   guint64       counts[CG_URL_N_STATES];
   guint         in_flight;
   CgSeenCache  *seen_cache;
+  guint8       *on_the_way_marks;  /* ON_THE_WAY_MARK_BITS bits, or NULL for none */
 };
 
 G_DEFINE_FINAL_TYPE (CgFrontier, cg_frontier, G_TYPE_OBJECT)
@@ -168,6 +183,7 @@ cg_frontier_finalize (GObject *object)
   g_clear_pointer (&self->hosts_by_id, g_hash_table_unref);
   g_clear_pointer (&self->hosts_by_key, g_hash_table_unref);
   g_clear_pointer (&self->seen_cache, cg_seen_cache_free);
+  g_clear_pointer (&self->on_the_way_marks, g_free);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (cg_frontier_parent_class)->finalize (object);
@@ -219,6 +235,17 @@ host_add (CgFrontier *self,
   return host;
 }
 
+static void
+mark_on_the_way (CgFrontier *self,
+                 guint       url_hash)
+{
+  guint bit = url_hash % ON_THE_WAY_MARK_BITS;
+
+  if (self->on_the_way_marks == NULL)
+    self->on_the_way_marks = g_malloc0 (ON_THE_WAY_MARK_BITS / 8);
+  self->on_the_way_marks[bit / 8] |= (guint8) (1u << (bit % 8));
+}
+
 static gboolean
 load (CgFrontier  *self,
       GError     **error)
@@ -227,6 +254,7 @@ load (CgFrontier  *self,
   g_autoptr(sqlite3_stmt) hosts = NULL;
   g_autoptr(sqlite3_stmt) queued = NULL;
   g_autoptr(sqlite3_stmt) counts = NULL;
+  g_autoptr(sqlite3_stmt) on_the_way = NULL;
   int rc;
 
   /* A crawl that was killed left its in-flight URLs behind: their fetches
@@ -266,6 +294,18 @@ load (CgFrontier  *self,
           host_update (self, host);
         }
     }
+  if (rc != SQLITE_DONE)
+    return cg_store_set_error (self->store, rc, error);
+
+  on_the_way = cg_store_prepare (self->store,
+                                 "SELECT url FROM urls WHERE crawl_id = ?1 AND state = ?2 AND on_the_way",
+                                 error);
+  if (on_the_way == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (on_the_way, 1, self->crawl_id);
+  sqlite3_bind_int (on_the_way, 2, CG_URL_SKIPPED);
+  while ((rc = sqlite3_step (on_the_way)) == SQLITE_ROW)
+    mark_on_the_way (self, cg_seen_cache_hash_url ((const char *) sqlite3_column_text (on_the_way, 0)));
   if (rc != SQLITE_DONE)
     return cg_store_set_error (self->store, rc, error);
 
@@ -384,6 +424,53 @@ find_url (CgFrontier  *self,
   return TRUE;
 }
 
+/* Queues URL @id again if it was skipped for the way it was reached
+ * (see ON_THE_WAY_MARK_BITS), as reached now. */
+static gboolean
+requeue_if_skipped_on_the_way (CgFrontier  *self,
+                               gint64       id,
+                               const char  *host_key,
+                               int          depth,
+                               const char  *hops,
+                               gint64       via_id,
+                               int          priority,
+                               gboolean    *out_is_new,
+                               GError     **error)
+{
+  sqlite3_stmt *s;
+  Host *host;
+
+  if ((s = stmt (self, STMT_REQUEUE_URL, error)) == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, id);
+  sqlite3_bind_int (s, 2, depth);
+  sqlite3_bind_text (s, 3, hops != NULL ? hops : "", -1, SQLITE_STATIC);
+  if (via_id > 0)
+    sqlite3_bind_int64 (s, 4, via_id);
+  else
+    sqlite3_bind_null (s, 4);
+  sqlite3_bind_int (s, 5, priority);
+  sqlite3_bind_int (s, 6, CG_URL_QUEUED);
+  sqlite3_bind_int (s, 7, CG_URL_SKIPPED);
+  if (!cg_store_step_done (self->store, s, error))
+    return FALSE;
+  sqlite3_reset (s);
+  if (sqlite3_changes (cg_store_get_db (self->store)) == 0)
+    return TRUE;
+
+  if ((host = ensure_host (self, host_key, error)) == NULL)
+    return FALSE;
+  self->counts[CG_URL_SKIPPED]--;
+  self->counts[CG_URL_QUEUED]++;
+  host->queued++;
+  host_update (self, host);
+  if (out_is_new != NULL)
+    *out_is_new = TRUE;
+  return TRUE;
+}
+
+/* @on_the_way: for a skipped URL, whether it was skipped for the way it
+ * was reached (see cg_frontier_add_skipped()) */
 static gboolean
 insert_url (CgFrontier  *self,
             const char  *url,
@@ -394,6 +481,7 @@ insert_url (CgFrontier  *self,
             int          priority,
             CgUrlState   state,
             const char  *reason,
+            gboolean     on_the_way,
             gint64      *out_url_id,
             gboolean    *out_is_new,
             GError     **error)
@@ -413,6 +501,9 @@ insert_url (CgFrontier  *self,
     return FALSE;
   if (id >= 0)
     {
+      if (state == CG_URL_QUEUED && cg_frontier_may_be_skipped (self, url_hash) &&
+          !requeue_if_skipped_on_the_way (self, id, host_key, depth, hops, via_id, priority, out_is_new, error))
+        return FALSE;
       if (out_url_id != NULL)
         *out_url_id = id;
       return TRUE;
@@ -434,12 +525,15 @@ insert_url (CgFrontier  *self,
   if (reason != NULL)
     sqlite3_bind_text (s, 9, reason, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (s, 10, g_get_real_time ());
+  sqlite3_bind_int (s, 11, on_the_way);
   if (!cg_store_step_done (self->store, s, error))
     return FALSE;
   sqlite3_reset (s);
 
   id = sqlite3_last_insert_rowid (cg_store_get_db (self->store));
   cg_seen_cache_insert (self->seen_cache, url, url_hash, id);
+  if (on_the_way)
+    mark_on_the_way (self, url_hash);
   self->counts[state]++;
   if (state == CG_URL_QUEUED)
     {
@@ -464,7 +558,9 @@ insert_url (CgFrontier  *self,
  * @out_url_id: (out) (optional): the URL's id, new or already seen
  * @out_is_new: (out) (optional): whether the URL was queued by this call
  *
- * Queues @url unless the crawl has seen it already.
+ * Queues @url unless the crawl has seen it already, and for a URL
+ * skipped for the way it was reached (see cg_frontier_add_skipped()),
+ * queues it as reached now.
  */
 gboolean
 cg_frontier_add (CgFrontier  *self,
@@ -479,7 +575,7 @@ cg_frontier_add (CgFrontier  *self,
                  GError     **error)
 {
   return insert_url (self, url, host_key, depth, hops, via_id, priority,
-                     CG_URL_QUEUED, NULL, out_url_id, out_is_new, error);
+                     CG_URL_QUEUED, NULL, FALSE, out_url_id, out_is_new, error);
 }
 
 /**
@@ -505,8 +601,29 @@ cg_frontier_lookup_seen (CgFrontier *self,
 }
 
 /**
+ * cg_frontier_may_be_skipped:
+ * @url_hash: cg_seen_cache_hash_url () of the URL
+ *
+ * Whether the URL may be one skipped for the way it was reached, which
+ * cg_frontier_add() would queue: FALSE for certain when it is not.
+ */
+gboolean
+cg_frontier_may_be_skipped (CgFrontier *self,
+                            guint       url_hash)
+{
+  guint bit = url_hash % ON_THE_WAY_MARK_BITS;
+
+  g_return_val_if_fail (CG_IS_FRONTIER (self), TRUE);
+
+  return self->on_the_way_marks != NULL && (self->on_the_way_marks[bit / 8] & (1u << (bit % 8))) != 0;
+}
+
+/**
  * cg_frontier_add_skipped:
  * @reason: why the URL is not fetched (out of scope, robots.txt…)
+ * @on_the_way: whether it is skipped for the way it was reached (too many
+ *   links from the seed, as a requisite when those are not fetched...),
+ *   so that cg_frontier_add() queues it when another way reaches it
  *
  * Records a URL the crawl has seen and will not fetch, so that it joins
  * the seen set and the link graph without a scope check each time.
@@ -519,11 +636,12 @@ cg_frontier_add_skipped (CgFrontier  *self,
                          const char  *hops,
                          gint64       via_id,
                          const char  *reason,
+                         gboolean     on_the_way,
                          gint64      *out_url_id,
                          GError     **error)
 {
   return insert_url (self, url, host_key, depth, hops, via_id, 0,
-                     CG_URL_SKIPPED, reason, out_url_id, NULL, error);
+                     CG_URL_SKIPPED, reason, on_the_way, out_url_id, NULL, error);
 }
 
 static gboolean

@@ -71,8 +71,11 @@ gboolean        cg_frontier_add_skipped       (CgFrontier      *self,
                                                const char      *hops,
                                                gint64           via_id,
                                                const char      *reason,
+                                               gboolean         on_the_way,
                                                gint64          *out_url_id,
                                                GError         **error);
+gboolean        cg_frontier_may_be_skipped    (CgFrontier      *self,
+                                               guint            url_hash);
 
 CgFrontierItem *cg_frontier_next              (CgFrontier      *self,
                                                gint64           now_us,

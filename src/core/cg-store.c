@@ -370,6 +370,11 @@ static const char * const migrations[] = {
   "INSERT INTO outlinks (from_id, edges) "
   "  SELECT from_id, json_group_array (json_array (to_id, hop, anchor)) FROM links GROUP BY from_id;"
   "DROP TABLE links;",
+
+  /* 7 → 8: whether a skipped URL was skipped for the way it was reached
+   * (too many links from the seed...), so that another way may still
+   * queue it (see cg_frontier_add_skipped()). */
+  "ALTER TABLE urls ADD COLUMN on_the_way INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define LATEST_VERSION ((int) G_N_ELEMENTS (migrations))

@@ -55,6 +55,7 @@ typedef enum {
   SITE_HOSTILE = 1 << 4,   /* headers a crawler must survive */
   SMALL_WARCS  = 1 << 5,   /* WARC files full after one record */
   SITE_COPIES  = 1 << 6,   /* N_COPIES pages of one payload */
+  SITE_LINKED_IMAGE = 1 << 7, /* page 1 links to the image the home page shows */
 } SiteFlags;
 
 #define N_COPIES 6
@@ -146,6 +147,8 @@ page_html (Fixture *f,
                           "<a href=\"/page/%u\">next</a> <a href=\"/page/%u\">further</a>\n"
                           "<a href=\"/private/%u\">members only</a>\n",
                           n, n, n % N_IMAGES, (n + 1) % N_PAGES, (n + 10) % N_PAGES, n % N_PRIVATE);
+  if ((f->flags & SITE_LINKED_IMAGE) && n == 1)
+    g_string_append (html, "<a href=\"/img/0.png\">the logo, large</a>\n");
   if (f->flags & SITE_PADDED)
     for (guint i = 0; html->len < PAGE_PADDING; i++)
       g_string_append_printf (html, "<p>Paragraph %u of page %u.</p>\n", i, n);
@@ -1307,6 +1310,33 @@ test_no_requisites (Fixture       *f,
   assert_archived_once (f, archive, paths, TRUE);
 }
 
+/* Without requisites, an image the home page shows is skipped, but a page
+ * that links to it has it fetched, once, as a page: it was skipped for
+ * the way it was first reached. */
+static void
+test_no_requisites_linked_image (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(GPtrArray) paths = expected_paths (f, FALSE);
+  g_autoptr(GHashTable) archive = NULL;
+  g_autofree char *logo = url_for (f, "/img/0.png");
+  g_autofree char *other = url_for (f, "/img/1.png");
+  g_auto(Run) run = { 0 };
+  gint64 crawl_id;
+
+  config->requisites = FALSE;
+  crawl_id = crawl_site (f, config, &run);
+
+  g_assert_cmpuint (hits (f, "/img/0.png"), ==, 1);
+  assert_url_state (f->project, crawl_id, logo, CG_URL_DONE, NULL);
+  g_assert_cmpuint (hits (f, "/img/1.png"), ==, 0);
+  assert_url_state (f->project, crawl_id, other, CG_URL_SKIPPED, "requisites-off");
+  g_ptr_array_add (paths, g_strdup ("/img/0.png"));
+  archive = read_archive (f->project, crawl_id, NULL);
+  assert_archived_once (f, archive, paths, TRUE);
+}
+
 /* A page limit ends the crawl as a limit, not as done, a few pages past
  * the limit at most (the fetches already under way). */
 static void
@@ -2326,6 +2356,7 @@ main (int argc, char **argv)
   ADD ("/crawler/polite-crawl", SITE_CAPS, test_polite_crawl);
   ADD ("/crawler/ignore-robots", 0, test_ignore_robots);
   ADD ("/crawler/no-requisites", 0, test_no_requisites);
+  ADD ("/crawler/no-requisites-linked-image", SITE_LINKED_IMAGE, test_no_requisites_linked_image);
   ADD ("/crawler/scope-rules", 0, test_scope_rules);
   ADD ("/crawler/max-pages", 0, test_max_pages);
   ADD ("/crawler/stop-and-resume", 0, test_stop_and_resume);

@@ -375,7 +375,7 @@ test_skipped_never_fetched (Fixture *f, gconstpointer data)
   gboolean is_new = TRUE;
 
   g_assert_true (cg_frontier_add_skipped (frontier, "http://elsewhere.test/", "e", 1, "L", 0,
-                                          "off-host", &skipped, &error));
+                                          "off-host", FALSE, &skipped, &error));
   g_assert_no_error (error);
   g_assert_true (cg_frontier_add (frontier, "http://elsewhere.test/", "e", 1, "L", 0, 1,
                                   &seen_again, &is_new, &error));
@@ -385,6 +385,61 @@ test_skipped_never_fetched (Fixture *f, gconstpointer data)
   g_assert_null (item);
   g_assert_true (cg_frontier_is_exhausted (frontier));
   g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_SKIPPED), ==, 1);
+}
+
+/* A URL skipped for the way it was reached (here too many links from the
+ * seed) is queued when another way reaches it in scope, as reached that
+ * way, by this run or by a resumed one. */
+static void
+test_skipped_on_the_way_requeued (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(CgFrontier) resumed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgFrontierItem) item = NULL;
+  g_autoptr(CgFrontierItem) later = NULL;
+  const char *deep = "http://a.test/deep";
+  const char *later_deep = "http://a.test/later-deep";
+  gint64 skipped = 0;
+  gint64 queued = 0;
+  gboolean is_new = FALSE;
+
+  g_assert_false (cg_frontier_may_be_skipped (frontier, cg_seen_cache_hash_url (deep)));
+  g_assert_true (cg_frontier_add_skipped (frontier, deep, "a", 4, "LLLL", 0, "too-deep", TRUE, &skipped, &error));
+  g_assert_no_error (error);
+  g_assert_true (cg_frontier_may_be_skipped (frontier, cg_seen_cache_hash_url (deep)));
+  g_assert_null (next (frontier, 0, NULL));
+
+  g_assert_true (cg_frontier_add (frontier, deep, "a", 2, "LL", 0, 2, &queued, &is_new, &error));
+  g_assert_no_error (error);
+  g_assert_true (is_new);
+  g_assert_cmpint (queued, ==, skipped);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_SKIPPED), ==, 0);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, 1);
+  /* Queued once: a third way finds it seen. */
+  g_assert_true (cg_frontier_add (frontier, deep, "a", 1, "L", 0, 1, &queued, &is_new, &error));
+  g_assert_false (is_new);
+  item = next (frontier, 0, NULL);
+  g_assert_nonnull (item);
+  g_assert_cmpstr (item->url, ==, deep);
+  g_assert_cmpint (item->depth, ==, 2);
+  g_assert_cmpstr (item->hops, ==, "LL");
+  g_assert_true (cg_frontier_finish (frontier, item, CG_URL_DONE, NULL, 0, &error));
+  g_assert_no_error (error);
+
+  /* A resumed run knows which URLs were skipped on the way. */
+  g_assert_true (cg_frontier_add_skipped (frontier, later_deep, "a", 5, "LLLLL", 0, "too-deep", TRUE, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_object (&frontier);
+  resumed = open_frontier (f, 1);
+  g_assert_true (cg_frontier_may_be_skipped (resumed, cg_seen_cache_hash_url (later_deep)));
+  g_assert_true (cg_frontier_add (resumed, later_deep, "a", 3, "LLL", 0, 3, NULL, &is_new, &error));
+  g_assert_no_error (error);
+  g_assert_true (is_new);
+  later = next (resumed, 0, NULL);
+  g_assert_nonnull (later);
+  g_assert_cmpstr (later->url, ==, later_deep);
+  g_assert_cmpint (later->depth, ==, 3);
 }
 
 static void
@@ -526,6 +581,7 @@ main (int argc, char **argv)
   ADD ("/frontier/release-host", test_release_host);
   ADD ("/frontier/retry-waits", test_retry_waits);
   ADD ("/frontier/skipped-never-fetched", test_skipped_never_fetched);
+  ADD ("/frontier/skipped-on-the-way-requeued", test_skipped_on_the_way_requeued);
   ADD ("/frontier/resume-requeues-in-flight", test_resume_requeues_in_flight);
   ADD ("/frontier/many-hosts-fair", test_many_hosts_fair);
   ADD ("/frontier/resume-unreadable", test_resume_unreadable);
