@@ -461,8 +461,10 @@ test_writers_take_turns (Fixture *f, gconstpointer data)
   /* The other had its turn at the first commit it waited for (one more
    * for a thread that woke late). Without giving way, it found the lock
    * taken again at most of its tries: it went through after 2 to 32
-   * commits, or failed. */
-  g_assert_cmpuint (commits_awaited, >=, 1);
+   * commits, or failed. On a loaded machine it may also find the lock
+   * free between two transactions before it is seen waiting (none
+   * awaited: seen once under AddressSanitizer while other suites ran),
+   * which is no failure of giving way. */
   g_assert_cmpuint (commits_awaited, <=, 3);
   /* The other has finished waiting: nothing waits any more. */
   g_assert_false (cg_store_is_awaited (store));
