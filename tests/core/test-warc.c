@@ -463,6 +463,23 @@ compress_site_pages (CgGzipCompressor *compressor,
       *out_fresh_length += fresh_length;
       *out_differing += length != fresh_length;
     }
+  g_test_message ("%s: %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " with each page's codes, "
+                  "%u members differ", site, *out_length, *out_fresh_length, *out_differing);
+}
+
+/* Compresses @count records of 64 KiB of noise (seeds @first_seed on),
+ * checking that each comes back and is expanded by less than 1 KiB. */
+static void
+compress_noise (CgGzipCompressor *compressor,
+                guint             count,
+                guint32           first_seed)
+{
+  for (guint i = 0; i < count; i++)
+    {
+      g_autoptr(GBytes) noise = random_bytes (64 * 1024, first_seed + i);
+
+      g_assert_cmpuint (compress_and_check (compressor, noise), <, 64 * 1024 + 1024);
+    }
 }
 
 /* Level 1 codes most records with codes learned from the first long
@@ -483,18 +500,11 @@ test_gzip_member_learned_codes (void)
     }
 
   /* Noise first, as a crawl's first long records may be images. */
-  for (guint i = 0; i < 4; i++)
-    {
-      g_autoptr(GBytes) noise = random_bytes (64 * 1024, i + 1);
-
-      g_assert_cmpuint (compress_and_check (compressor, noise), <, 64 * 1024 + 1024);
-    }
+  compress_noise (compressor, 4, 1);
 
   /* Learned from pages of one site, the codes fit its other pages nearly
    * as well as each page's own. */
   compress_site_pages (compressor, "book-booksamillion", 40, &length, &fresh_length, &differing);
-  g_test_message ("booksamillion: %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " with each page's codes, "
-                  "%u members differ", length, fresh_length, differing);
   g_assert_cmpuint (length, <=, fresh_length * 103 / 100);
 #ifdef HAVE_ISAL
   /* All but the 8 learned from. */
@@ -503,17 +513,10 @@ test_gzip_member_learned_codes (void)
 
   /* Noise after pages is coded for itself: the pages' codes would make
    * it a third longer. */
-  for (guint i = 0; i < 40; i++)
-    {
-      g_autoptr(GBytes) noise = random_bytes (64 * 1024, 100 + i);
-
-      g_assert_cmpuint (compress_and_check (compressor, noise), <, 64 * 1024 + 1024);
-    }
+  compress_noise (compressor, 40, 100);
 
   /* Pages of another site after it: still close to their own codes. */
   compress_site_pages (compressor, "book-christianbook", 40, &length, &fresh_length, &differing);
-  g_test_message ("christianbook: %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " with each page's codes, "
-                  "%u members differ", length, fresh_length, differing);
   g_assert_cmpuint (length, <=, fresh_length * 103 / 100);
 #ifdef HAVE_ISAL
   /* The noise, badly fit by the first site's codes, made the compressor
