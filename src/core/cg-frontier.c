@@ -235,15 +235,28 @@ host_add (CgFrontier *self,
   return host;
 }
 
+/* The byte of the on-the-way marks that holds the mark of @url_hash, and
+ * in *@mask its bit. */
+static guint
+mark_byte (guint   url_hash,
+           guint8 *mask)
+{
+  guint bit = url_hash % ON_THE_WAY_MARK_BITS;
+
+  *mask = (guint8) (1u << (bit % 8));
+  return bit / 8;
+}
+
 static void
 mark_on_the_way (CgFrontier *self,
                  guint       url_hash)
 {
-  guint bit = url_hash % ON_THE_WAY_MARK_BITS;
+  guint8 mask;
+  guint byte = mark_byte (url_hash, &mask);
 
   if (self->on_the_way_marks == NULL)
     self->on_the_way_marks = g_malloc0 (ON_THE_WAY_MARK_BITS / 8);
-  self->on_the_way_marks[bit / 8] |= (guint8) (1u << (bit % 8));
+  self->on_the_way_marks[byte] |= mask;
 }
 
 static gboolean
@@ -611,11 +624,12 @@ gboolean
 cg_frontier_may_be_skipped (CgFrontier *self,
                             guint       url_hash)
 {
-  guint bit = url_hash % ON_THE_WAY_MARK_BITS;
+  guint8 mask;
+  guint byte = mark_byte (url_hash, &mask);
 
   g_return_val_if_fail (CG_IS_FRONTIER (self), TRUE);
 
-  return self->on_the_way_marks != NULL && (self->on_the_way_marks[bit / 8] & (1u << (bit % 8))) != 0;
+  return self->on_the_way_marks != NULL && (self->on_the_way_marks[byte] & mask) != 0;
 }
 
 /**
