@@ -32,13 +32,16 @@
 # A crawl is not independent of the one before it: what that one wrote
 # (wget's 20,000 files and WARC) is still being written back, and the
 # machine's caches hold its data. In a fixed order the same tool would
-# always follow the same one, so each round starts one tool further along
-# the list, and every other round goes through it backwards. Turning
-# alone is not enough: the order stays a circle, in which each tool
-# follows the same one in every round, and with httrack only in the first
-# round, Cartograph came right after wget in three rounds of four, and
-# wget2 never did. Going backwards every other round, each tool follows
-# each of the others in turn.
+# always follow the same one, so the rounds go through the list in pairs:
+# forwards, then backwards, and each pair starts one tool further along.
+# Turning alone is not enough: the order stays a circle, in which each
+# tool follows the same one in every round, and with httrack only in the
+# first round, Cartograph came right after wget in three rounds of four,
+# and wget2 never did. Turning every round and going backwards every
+# other round is not enough either: with two tools the two cancel out,
+# and wget2 crawled right after Cartograph in all five rounds. In pairs,
+# each tool follows each of the others in turn, and with two tools each
+# goes first in every other pair of rounds.
 #
 # httrack (Debian 12's 3.49) refills its connection slots about once a
 # second while it parses, so it fetches about as many pages per second as it
@@ -189,7 +192,7 @@ round_order () { # ROUND
     [[ "$tool" == httrack && "$round" -gt 1 ]] || crawling+=("$tool")
   done
   for position in "${!crawling[@]}"; do
-    turned+=("${crawling[$(( (position + round - 1) % ${#crawling[@]} ))]}")
+    turned+=("${crawling[$(( (position + (round - 1) / 2) % ${#crawling[@]} ))]}")
   done
   if (( round % 2 == 0 )); then
     for (( position = ${#turned[@]} - 1; position >= 0; position-- )); do
