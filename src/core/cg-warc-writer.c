@@ -40,6 +40,11 @@
  * size (see start_writeback()). */
 #define WRITEBACK_STEP (8 * 1024 * 1024)
 
+/* A writer that holds records (see cg_warc_writer_set_hold_records())
+ * writes them out once this much is held, so that a long batch does not
+ * grow without bound. */
+#define HELD_WRITE_SIZE (1024 * 1024)
+
 /* How many names are tried when a file of the chosen name already exists
  * (another writer with the same prefix, which the caller should avoid). */
 #define MAX_NAME_ATTEMPTS 1000
@@ -65,11 +70,20 @@ struct _CgWarcWriter
   gsize                          scratch_size;
   guint8                        *packed;
   gsize                          packed_size;
+  /* Compressed records not yet written to the file (see
+   * cg_warc_writer_set_hold_records()): the file's last held_len bytes,
+   * from flushed_size to file_size. */
+  gboolean                       hold_records;
+  guint8                        *held;
+  gsize                          held_len;
+  gsize                          held_size;
 
   int                            fd;
   char                          *file_name;
   char                          *file_path;
   guint64                        file_size;
+  /* How much of the file is written to it; the rest is held. */
+  guint64                        flushed_size;
   /* Up to where writing out to disk has been started. */
   guint64                        writeback_from;
   /* The record id of the open file's warcinfo, which every later record
@@ -113,6 +127,7 @@ cg_warc_writer_finalize (GObject *object)
   g_clear_pointer (&self->compressor, cg_gzip_compressor_free);
   g_free (self->scratch);
   g_free (self->packed);
+  g_free (self->held);
   g_free (self->directory);
   g_free (self->prefix);
   g_free (self->crawl_config);
@@ -530,14 +545,14 @@ start_writeback (CgWarcWriter *self)
 {
 #ifdef HAVE_SYNC_FILE_RANGE
   /* A record cut off after a failed write moved the end back. */
-  self->writeback_from = MIN (self->writeback_from, self->file_size);
-  if (self->file_size - self->writeback_from < WRITEBACK_STEP)
+  self->writeback_from = MIN (self->writeback_from, self->flushed_size);
+  if (self->flushed_size - self->writeback_from < WRITEBACK_STEP)
     return;
   /* A failure (a file system that does not support it) is no error: the
    * next step tries again. */
   sync_file_range (self->fd, (off64_t) self->writeback_from,
-                   (off64_t) (self->file_size - self->writeback_from), SYNC_FILE_RANGE_WRITE);
-  self->writeback_from = self->file_size;
+                   (off64_t) (self->flushed_size - self->writeback_from), SYNC_FILE_RANGE_WRITE);
+  self->writeback_from = self->flushed_size;
 #endif
 }
 
@@ -630,8 +645,89 @@ file_error (CgWarcWriter  *self,
   return FALSE;
 }
 
-/* Builds, compresses and appends one record to the open file. On a write
- * error the file is cut back to where it was. */
+/* Takes the records from @end on back out of the file: those held are
+ * dropped, those written are cut off. When the file cannot be cut, it is
+ * left as it is (the records stay) and FALSE is returned. */
+static gboolean
+cut_back (CgWarcWriter *self,
+          guint64       end)
+{
+  if (end >= self->file_size)
+    return TRUE;
+  if (end >= self->flushed_size)
+    {
+      self->held_len = end - self->flushed_size;
+      self->file_size = end;
+      return TRUE;
+    }
+  if (ftruncate (self->fd, (off_t) end) != 0)
+    return FALSE;
+  lseek (self->fd, (off_t) end, SEEK_SET);
+  self->held_len = 0;
+  self->flushed_size = self->file_size = end;
+  return TRUE;
+}
+
+/* Writes the held records to the file. On error none of them is in it:
+ * the file is cut back to its written part, and the index is dropped, so
+ * that it names no record the file lacks (a file closed without its index
+ * is indexed again by cg_warc_writer_recover()). */
+static gboolean
+write_held (CgWarcWriter  *self,
+            GError       **error)
+{
+  int saved_errno = 0;
+
+  if (self->held_len == 0)
+    return TRUE;
+
+  if (!write_all (self->fd, self->held, self->held_len, &saved_errno))
+    {
+      if (ftruncate (self->fd, (off_t) self->flushed_size) == 0)
+        lseek (self->fd, (off_t) self->flushed_size, SEEK_SET);
+      self->held_len = 0;
+      self->file_size = self->flushed_size;
+      g_clear_pointer (&self->index, cg_cdxj_index_free);
+      return file_error (self, error, _("Could not write to the WARC file"), saved_errno);
+    }
+
+  self->flushed_size = self->file_size;
+  self->held_len = 0;
+  if (self->held_size > KEEP_BUFFER_SIZE)
+    {
+      g_clear_pointer (&self->held, g_free);
+      self->held_size = 0;
+    }
+  start_writeback (self);
+  return TRUE;
+}
+
+/* Where write_spec() compresses a record of at most @bound bytes: the
+ * end of the held records, or the buffer of one record. */
+static guint8 *
+record_buffer (CgWarcWriter *self,
+               gsize         bound)
+{
+  if (self->hold_records)
+    {
+      if (self->held_len + bound > self->held_size)
+        {
+          self->held_size = MAX (self->held_len + bound, MAX (self->held_size * 2, HELD_WRITE_SIZE + 64 * 1024));
+          self->held = g_realloc (self->held, self->held_size);
+        }
+      return self->held + self->held_len;
+    }
+  if (bound > self->packed_size)
+    {
+      g_free (self->packed);
+      self->packed_size = MAX (bound, 64 * 1024);
+      self->packed = g_malloc (self->packed_size);
+    }
+  return self->packed;
+}
+
+/* Builds, compresses and appends one record to the open file, or to the
+ * held records. On a write error the file is cut back to where it was. */
 static CgWarcRecordInfo *
 write_spec (CgWarcWriter      *self,
             const RecordSpec  *spec,
@@ -643,6 +739,7 @@ write_spec (CgWarcWriter      *self,
   const char *truncated;
   gsize bound;
   gsize packed_length;
+  guint8 *packed;
   int saved_errno = 0;
 
   g_assert (self->fd >= 0);
@@ -696,14 +793,9 @@ write_spec (CgWarcWriter      *self,
     return NULL;
 
   bound = cg_gzip_compressor_bound (self->compressor, self->scratch_len);
-  if (bound > self->packed_size)
-    {
-      g_free (self->packed);
-      self->packed_size = MAX (bound, 64 * 1024);
-      self->packed = g_malloc (self->packed_size);
-    }
+  packed = record_buffer (self, bound);
   packed_length = cg_gzip_compressor_compress (self->compressor, self->scratch, self->scratch_len,
-                                               self->packed, self->packed_size);
+                                               packed, bound);
   if (packed_length == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
@@ -711,21 +803,32 @@ write_spec (CgWarcWriter      *self,
       return NULL;
     }
 
-  if (!write_all (self->fd, self->packed, packed_length, &saved_errno))
+  if (self->hold_records)
     {
-      /* Cut off what part of the member was written, so the file stays a
-       * sequence of whole records. */
-      if (ftruncate (self->fd, (off_t) self->file_size) == 0)
-        lseek (self->fd, (off_t) self->file_size, SEEK_SET);
-      file_error (self, error, _("Could not write to the WARC file"), saved_errno);
-      return NULL;
+      self->held_len += packed_length;
+      self->file_size += packed_length;
+      if (self->held_len >= HELD_WRITE_SIZE && !write_held (self, error))
+        return NULL;
+    }
+  else
+    {
+      if (!write_all (self->fd, packed, packed_length, &saved_errno))
+        {
+          /* Cut off what part of the member was written, so the file stays
+           * a sequence of whole records. */
+          if (ftruncate (self->fd, (off_t) self->file_size) == 0)
+            lseek (self->fd, (off_t) self->file_size, SEEK_SET);
+          file_error (self, error, _("Could not write to the WARC file"), saved_errno);
+          return NULL;
+        }
+      self->file_size += packed_length;
+      self->flushed_size = self->file_size;
+      start_writeback (self);
     }
 
   info->length = packed_length;
-  self->file_size += packed_length;
   g_free (self->last_record_id);
   self->last_record_id = g_strdup (info->record_id);
-  start_writeback (self);
 
   if (self->scratch_size > KEEP_BUFFER_SIZE)
     {
@@ -945,6 +1048,8 @@ ensure_file (CgWarcWriter  *self,
       return FALSE;
     }
   self->file_size = 0;
+  self->flushed_size = 0;
+  self->held_len = 0;
   self->writeback_from = 0;
 
   date = cg_warc_format_date (now);
@@ -977,13 +1082,41 @@ ensure_file (CgWarcWriter  *self,
 }
 
 gboolean
+cg_warc_writer_set_hold_records (CgWarcWriter  *self,
+                                 gboolean       hold_records,
+                                 GError       **error)
+{
+  g_return_val_if_fail (CG_IS_WARC_WRITER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!hold_records && !cg_warc_writer_flush (self, error))
+    return FALSE;
+  self->hold_records = !!hold_records;
+  return TRUE;
+}
+
+gboolean
+cg_warc_writer_flush (CgWarcWriter  *self,
+                      GError       **error)
+{
+  g_return_val_if_fail (CG_IS_WARC_WRITER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return self->fd < 0 || write_held (self, error);
+}
+
+gboolean
 cg_warc_writer_sync (CgWarcWriter  *self,
                      GError       **error)
 {
   g_return_val_if_fail (CG_IS_WARC_WRITER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (self->fd >= 0 && fdatasync (self->fd) != 0)
+  if (self->fd < 0)
+    return TRUE;
+  if (!write_held (self, error))
+    return FALSE;
+  if (fdatasync (self->fd) != 0)
     return file_error (self, error, _("Could not flush the WARC file"), errno);
   return TRUE;
 }
@@ -1002,7 +1135,8 @@ cg_warc_writer_close (CgWarcWriter  *self,
   if (self->fd < 0)
     return TRUE;
 
-  if (fdatasync (self->fd) != 0)
+  ok = write_held (self, error);
+  if (ok && fdatasync (self->fd) != 0)
     ok = file_error (self, error, _("Could not flush the WARC file"), errno);
   if (close (self->fd) != 0 && ok)
     ok = file_error (self, error, _("Could not close the WARC file"), errno);
@@ -1265,11 +1399,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
   if (response == NULL)
     {
       /* Take the request back out, so the exchange is all or nothing. */
-      if (ftruncate (self->fd, (off_t) start) == 0)
-        {
-          lseek (self->fd, (off_t) start, SEEK_SET);
-          self->file_size = start;
-        }
+      cut_back (self, start);
       return FALSE;
     }
 

@@ -131,7 +131,9 @@ typedef struct {
  * written with one write(2) of its whole gzip member, so a process killed
  * at any instant leaves at most a truncated last member, which
  * cg_warc_writer_repair_file() removes. Data is flushed to disk
- * (fdatasync) when a file is closed and on cg_warc_writer_sync().
+ * (fdatasync) when a file is closed and on cg_warc_writer_sync(). A
+ * writer can also hold records in memory and write many with one
+ * write(2) (see cg_warc_writer_set_hold_records()).
  *
  * Beside each WARC file, its CDXJ index NAME.cdxj (see cg-cdxj.h) is
  * written, sorted, when the file is closed. A file without its index was
@@ -164,6 +166,21 @@ void              cg_warc_writer_set_compression_level (CgWarcWriter     *self,
 void              cg_warc_writer_set_digest_algorithm (CgWarcWriter      *self,
                                                      CgWarcDigestAlgorithm algorithm);
 CgWarcDigestAlgorithm cg_warc_writer_get_digest_algorithm (CgWarcWriter  *self);
+/* Whether records are held in memory, to be written to the file together
+ * by cg_warc_writer_flush(), cg_warc_writer_sync() or
+ * cg_warc_writer_close(), or once a mebibyte is held (default FALSE).
+ * A record returned is then in the file only after one of these has
+ * succeeded, and an error from any call may have taken back every record
+ * held since the last successful flush. A crawl that writes thousands of
+ * small records a second saves as many system calls; it must not count a
+ * record as stored before its flush. Turning it off flushes first. */
+gboolean          cg_warc_writer_set_hold_records   (CgWarcWriter        *self,
+                                                     gboolean             hold_records,
+                                                     GError             **error);
+/* Writes the held records to the file (not to disk: see
+ * cg_warc_writer_sync()). On error none of them is in the file. */
+gboolean          cg_warc_writer_flush              (CgWarcWriter        *self,
+                                                     GError             **error);
 /* Whether to write NAME.cdxj beside each file (default TRUE). */
 void              cg_warc_writer_set_write_index    (CgWarcWriter        *self,
                                                      gboolean             write_index);

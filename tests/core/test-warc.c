@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include "cg-cdxj.h"
@@ -918,6 +920,165 @@ test_large_file (Fixture *f, gconstpointer data)
   records = read_all (path);
   /* warcinfo, then a request and a response for each. */
   g_assert_cmpuint (records->len, ==, 1 + 2 * 24);
+}
+
+/* ------------------------------------------------------------------ */
+/* Held records                                                        */
+
+static guint64
+file_size_of (const char *path)
+{
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  return (guint64) st.st_size;
+}
+
+/* A writer that holds records writes nothing until it flushes, then all
+ * of them with their offsets as returned; past a mebibyte held it writes
+ * them out by itself, whole; turned off, it writes each record at once. */
+static void
+test_hold_records (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "held");
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func ((GDestroyNotify) cg_warc_record_info_free);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *path = NULL;
+  guint64 end = 0;
+
+  g_assert_true (cg_warc_writer_set_hold_records (writer, TRUE, &error));
+  for (guint i = 0; i < 10; i++)
+    {
+      CgWarcRecordInfo *request = NULL;
+      CgWarcRecordInfo *response = NULL;
+
+      write_random_exchange (writer, "small", i, 2000, &request, &response);
+      g_assert_cmpuint (request->offset, ==, i == 0 ? request->offset : end);
+      g_assert_cmpuint (response->offset, ==, request->offset + request->length);
+      end = response->offset + response->length;
+      g_ptr_array_add (infos, request);
+      g_ptr_array_add (infos, response);
+    }
+  path = g_build_filename (f->dir, cg_warc_writer_get_current_file_name (writer), NULL);
+  /* Not even the warcinfo is in the file yet. */
+  g_assert_cmpuint (file_size_of (path), ==, 0);
+  g_assert_true (cg_warc_writer_flush (writer, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (file_size_of (path), ==, end);
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 1 + infos->len);
+  for (guint i = 0; i < infos->len; i++)
+    {
+      CgWarcRecordInfo *info = g_ptr_array_index (infos, i);
+      CgWarcRecord *record = g_ptr_array_index (records, i + 1);
+
+      g_assert_cmpuint (cg_warc_record_get_offset (record), ==, info->offset);
+      g_assert_cmpstr (cg_warc_record_get_record_id (record), ==, info->record_id);
+    }
+
+  /* Incompressible payloads of 400 KB: the third exchange passes a
+   * mebibyte held, and what is in the file then ends at a record's end. */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(CgWarcRecordInfo) request = NULL;
+      g_autoptr(CgWarcRecordInfo) response = NULL;
+      guint64 before = file_size_of (path);
+
+      write_random_exchange (writer, "large", i, 400 * 1000, &request, &response);
+      if (i < 2)
+        g_assert_cmpuint (file_size_of (path), ==, before);
+      else
+        g_assert_cmpuint (file_size_of (path), ==, response->offset + response->length);
+      end = response->offset + response->length;
+    }
+
+  /* Turned off: flushed first, then every record goes to the file as it
+   * is written. */
+  g_assert_true (cg_warc_writer_set_hold_records (writer, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (file_size_of (path), ==, end);
+  {
+    g_autoptr(CgWarcRecordInfo) request = NULL;
+    g_autoptr(CgWarcRecordInfo) response = NULL;
+
+    write_random_exchange (writer, "unheld", 0, 2000, &request, &response);
+    g_assert_cmpuint (file_size_of (path), ==, response->offset + response->length);
+  }
+  g_assert_true (cg_warc_writer_close (writer, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&records, g_ptr_array_unref);
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 1 + infos->len + 2 * 3 + 2);
+}
+
+/* Held records that cannot be written (the file may grow no further):
+ * the flush fails naming the file, the part written is cut off so that
+ * the file ends with the last record flushed before, and the writer goes
+ * on after it. The file closes without its index, which named records
+ * the file lacks; recovering writes it from the file. */
+static void
+test_hold_records_write_fails (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "refused");
+  g_autoptr(CgWarcRecordInfo) kept = NULL;
+  g_autoptr(CgWarcRecordInfo) later = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *index_path = NULL;
+  g_autofree char *index_text = NULL;
+  g_auto(GStrv) index_lines = NULL;
+  struct rlimit saved;
+  struct rlimit limited;
+  void (*saved_handler) (int);
+  guint64 flushed;
+
+  g_assert_true (cg_warc_writer_set_hold_records (writer, TRUE, &error));
+  write_random_exchange (writer, "kept", 0, 2000, NULL, &kept);
+  g_assert_true (cg_warc_writer_flush (writer, &error));
+  path = g_build_filename (f->dir, cg_warc_writer_get_current_file_name (writer), NULL);
+  flushed = file_size_of (path);
+  g_assert_cmpuint (flushed, ==, kept->offset + kept->length);
+
+  /* Two exchanges of 20 KB held, and room for only 10 KB more: the first
+   * write(2) is cut short, the next fails. */
+  for (guint i = 0; i < 2; i++)
+    write_random_exchange (writer, "lost", i, 20 * 1000, NULL, NULL);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limited = saved;
+  limited.rlim_cur = flushed + 10 * 1000;
+  saved_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  g_assert_false (cg_warc_writer_flush (writer, &error));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, saved_handler);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == G_IO_ERROR);
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+  g_assert_cmpuint (file_size_of (path), ==, flushed);
+
+  /* The next record goes where the lost ones were. */
+  later = cg_warc_writer_write_resource (writer, "urn:test:later", NULL, NULL, "text/plain",
+                                         (const guint8 *) "later", 5, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (later->offset, ==, flushed);
+  g_assert_true (cg_warc_writer_close (writer, &error));
+  g_assert_no_error (error);
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 4);
+  g_assert_cmpstr (cg_warc_record_get_record_id (g_ptr_array_index (records, 3)), ==, later->record_id);
+
+  index_path = cg_cdxj_path_for_warc (path);
+  g_assert_false (g_file_test (index_path, G_FILE_TEST_EXISTS));
+  g_assert_true (cg_warc_writer_recover (f->dir, "refused", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (index_path, &index_text, NULL, &error));
+  g_assert_no_error (error);
+  /* The response and the resource, each a line. */
+  index_lines = g_strsplit (g_strchomp (index_text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (index_lines), ==, 2);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2078,6 +2239,8 @@ main (int argc, char **argv)
   ADD ("/warc/writer/given-payload-digest", test_given_payload_digest);
   ADD ("/warc/writer/large-file", test_large_file);
   ADD ("/warc/writer/rollover", test_rollover);
+  ADD ("/warc/writer/hold-records", test_hold_records);
+  ADD ("/warc/writer/hold-records-write-fails", test_hold_records_write_fails);
   ADD ("/warc/writer/refuses-bad-input", test_writer_refuses_bad_input);
   ADD ("/warc/repair/every-cut-in-last-record", test_repair_every_cut);
   ADD ("/warc/repair/cuts-in-first-record", test_repair_cuts_in_first_record);
