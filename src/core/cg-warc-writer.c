@@ -647,31 +647,49 @@ file_error (CgWarcWriter  *self,
 
 /* Takes the records from @end on back out of the file: those held are
  * dropped, those written are cut off. When the file cannot be cut, it is
- * left as it is (the records stay) and FALSE is returned. */
-static gboolean
+ * left as it is (the records stay). */
+static void
 cut_back (CgWarcWriter *self,
           guint64       end)
 {
   if (end >= self->file_size)
-    return TRUE;
+    return;
   if (end >= self->flushed_size)
     {
       self->held_len = end - self->flushed_size;
       self->file_size = end;
-      return TRUE;
+      return;
     }
   if (ftruncate (self->fd, (off_t) end) != 0)
-    return FALSE;
+    return;
   lseek (self->fd, (off_t) end, SEEK_SET);
   self->held_len = 0;
   self->flushed_size = self->file_size = end;
-  return TRUE;
+}
+
+/* Forgets the open file after its first records could not be written:
+ * without its warcinfo it cannot be continued, so it is removed, and the
+ * next record starts a new file. */
+static void
+drop_file (CgWarcWriter *self)
+{
+  close (self->fd);
+  self->fd = -1;
+  g_unlink (self->file_path);
+  self->file_size = self->flushed_size = 0;
+  self->held_len = 0;
+  g_clear_pointer (&self->file_name, g_free);
+  g_clear_pointer (&self->file_path, g_free);
+  g_clear_pointer (&self->warcinfo_id, g_free);
+  g_clear_pointer (&self->last_record_id, g_free);
+  g_clear_pointer (&self->index, cg_cdxj_index_free);
 }
 
 /* Writes the held records to the file. On error none of them is in it:
  * the file is cut back to its written part, and the index is dropped, so
  * that it names no record the file lacks (a file closed without its index
- * is indexed again by cg_warc_writer_recover()). */
+ * is indexed again by cg_warc_writer_recover()); a file that had nothing
+ * written, not even its warcinfo, is removed (see drop_file()). */
 static gboolean
 write_held (CgWarcWriter  *self,
             GError       **error)
@@ -683,12 +701,18 @@ write_held (CgWarcWriter  *self,
 
   if (!write_all (self->fd, self->held, self->held_len, &saved_errno))
     {
+      file_error (self, error, _("Could not write to the WARC file"), saved_errno);
+      if (self->flushed_size == 0)
+        {
+          drop_file (self);
+          return FALSE;
+        }
       if (ftruncate (self->fd, (off_t) self->flushed_size) == 0)
         lseek (self->fd, (off_t) self->flushed_size, SEEK_SET);
       self->held_len = 0;
       self->file_size = self->flushed_size;
       g_clear_pointer (&self->index, cg_cdxj_index_free);
-      return file_error (self, error, _("Could not write to the WARC file"), saved_errno);
+      return FALSE;
     }
 
   self->flushed_size = self->file_size;
@@ -1067,11 +1091,8 @@ ensure_file (CgWarcWriter  *self,
   info = write_spec (self, &spec, error);
   if (info == NULL)
     {
-      close (self->fd);
-      self->fd = -1;
-      g_unlink (self->file_path);
-      g_clear_pointer (&self->file_name, g_free);
-      g_clear_pointer (&self->file_path, g_free);
+      if (self->fd >= 0)
+        drop_file (self);
       return FALSE;
     }
 

@@ -1081,6 +1081,53 @@ test_hold_records_write_fails (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_strv_length (index_lines), ==, 2);
 }
 
+/* The first write to a new file fails: without its warcinfo the file is
+ * of no use and is removed; the next record starts a new file, warcinfo
+ * first. */
+static void
+test_hold_records_first_write_fails (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "first");
+  g_autoptr(CgWarcRecordInfo) lost = NULL;
+  g_autoptr(CgWarcRecordInfo) kept = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *lost_path = NULL;
+  g_autofree char *path = NULL;
+  struct rlimit saved;
+  struct rlimit limited;
+  void (*saved_handler) (int);
+
+  g_assert_true (cg_warc_writer_set_hold_records (writer, TRUE, &error));
+  write_random_exchange (writer, "lost", 0, 2000, NULL, &lost);
+  lost_path = g_build_filename (f->dir, lost->file_name, NULL);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limited = saved;
+  limited.rlim_cur = 100;
+  saved_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  g_assert_false (cg_warc_writer_flush (writer, &error));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, saved_handler);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, lost->file_name));
+  g_clear_error (&error);
+  g_assert_false (g_file_test (lost_path, G_FILE_TEST_EXISTS));
+  g_assert_null (cg_warc_writer_get_current_file_name (writer));
+
+  write_random_exchange (writer, "kept", 0, 2000, NULL, &kept);
+  g_assert_cmpstr (kept->file_name, !=, lost->file_name);
+  g_assert_true (cg_warc_writer_close (writer, &error));
+  g_assert_no_error (error);
+  files = list_warc_files (f->dir);
+  g_assert_cmpuint (files->len, ==, 1);
+  path = g_build_filename (f->dir, kept->file_name, NULL);
+  records = read_all (path);
+  g_assert_cmpuint (records->len, ==, 3);
+  check_warcinfo (g_ptr_array_index (records, 0), kept->file_name);
+}
+
 /* ------------------------------------------------------------------ */
 /* Rollover                                                            */
 
@@ -2241,6 +2288,7 @@ main (int argc, char **argv)
   ADD ("/warc/writer/rollover", test_rollover);
   ADD ("/warc/writer/hold-records", test_hold_records);
   ADD ("/warc/writer/hold-records-write-fails", test_hold_records_write_fails);
+  ADD ("/warc/writer/hold-records-first-write-fails", test_hold_records_first_write_fails);
   ADD ("/warc/writer/refuses-bad-input", test_writer_refuses_bad_input);
   ADD ("/warc/repair/every-cut-in-last-record", test_repair_every_cut);
   ADD ("/warc/repair/cuts-in-first-record", test_repair_cuts_in_first_record);
