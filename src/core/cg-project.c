@@ -159,7 +159,7 @@ void
 cg_project_remove_unfinished (const char *folder,
                               const char *made_from)
 {
-  static const char * const database_suffixes[] = { "", "-wal", "-shm", "-journal" };
+  static const char * const database_suffixes[] = { "", "-wal", "-shm", "-journal", CG_STORE_TURN_SUFFIX };
   static const char * const subfolders[] = { CG_PROJECT_WARC_DIR, CG_PROJECT_THUMBNAILS_DIR };
   g_autofree char *database = database_path (folder);
   g_autofree char *path = NULL;

@@ -6,7 +6,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -40,14 +42,24 @@ G_DEFINE_QUARK (cg-store-error-quark, cg_store_error)
  * a board: a connection waiting for the lock notes on it that it waits,
  * and a connection that writes a lot (the crawl) commits when it sees
  * that note and waits for the other to have its turn before it goes on.
- * Connections of other processes still only retry. */
+ *
+ * Other processes (the command line crawling a project the window has
+ * open) see the same note through SharedTurn, a few bytes of the file
+ * DATABASE-turn that every process maps: without it, the window's writes
+ * found the lock taken by the command line's crawl at every try. */
+typedef struct {
+  gint64 awaited_at;      /* g_get_monotonic_time(), the same clock in every process */
+  gint64 waiter_pid;      /* the process of the connection that waits */
+} SharedTurn;
+
 struct _TurnBoard
 {
-  char    *file;          /* the key in the table of boards */
-  guint    refs;          /* under boards_lock */
-  GMutex   lock;
-  gint64   awaited_at;    /* when a connection last noted that it waits */
-  CgStore *waiter;        /* that connection */
+  char       *file;       /* the key in the table of boards */
+  guint       refs;       /* under boards_lock */
+  GMutex      lock;
+  gint64      awaited_at; /* when a connection last noted that it waits */
+  CgStore    *waiter;     /* that connection */
+  SharedTurn *shared;     /* NULL where DATABASE-turn cannot be written */
 };
 
 /* How long a connection waits for a lock in all before it fails. */
@@ -63,6 +75,34 @@ struct _TurnBoard
 static GMutex      boards_lock;
 static GHashTable *boards;  /* file name → TurnBoard */
 
+/* The size DATABASE-turn is given: one page, though a SharedTurn needs
+ * only its first bytes. */
+#define SHARED_TURN_FILE_SIZE 4096
+
+/* Maps DATABASE-turn, made if missing. Where it cannot be (a folder that
+ * cannot be written), the turns are taken within this process only. */
+static SharedTurn *
+map_shared_turn (const char *file)
+{
+  g_autofree char *path = g_strconcat (file, CG_STORE_TURN_SUFFIX, NULL);
+  GStatBuf st;
+  void *mapped;
+  int fd;
+
+  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 ||
+      (st.st_size < SHARED_TURN_FILE_SIZE && ftruncate (fd, SHARED_TURN_FILE_SIZE) != 0))
+    {
+      close (fd);
+      return NULL;
+    }
+  mapped = mmap (NULL, SHARED_TURN_FILE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close (fd);
+  return mapped != MAP_FAILED ? mapped : NULL;
+}
+
 static TurnBoard *
 turn_board_acquire (const char *file)
 {
@@ -77,6 +117,7 @@ turn_board_acquire (const char *file)
       board = g_new0 (TurnBoard, 1);
       board->file = g_strdup (file);
       g_mutex_init (&board->lock);
+      board->shared = map_shared_turn (file);
       g_hash_table_insert (boards, board->file, board);
     }
   board->refs++;
@@ -97,6 +138,8 @@ turn_board_release (TurnBoard *board,
   if (--board->refs == 0)
     {
       g_hash_table_remove (boards, board->file);
+      if (board->shared != NULL)
+        munmap (board->shared, SHARED_TURN_FILE_SIZE);
       g_mutex_clear (&board->lock);
       g_free (board->file);
       g_free (board);
@@ -121,6 +164,13 @@ busy_cb (void *user_data,
   self->board->awaited_at = now;
   self->board->waiter = self;
   g_mutex_unlock (&self->board->lock);
+  if (self->board->shared != NULL)
+    {
+      /* The two are read without a lock: a reader that sees one note's
+       * time with another's process errs for one nap at most. */
+      __atomic_store_n (&self->board->shared->waiter_pid, (gint64) getpid (), __ATOMIC_RELAXED);
+      __atomic_store_n (&self->board->shared->awaited_at, now, __ATOMIC_RELEASE);
+    }
   g_usleep (BUSY_NAP_US);
   return 1;
 }
@@ -128,21 +178,30 @@ busy_cb (void *user_data,
 /**
  * cg_store_is_awaited:
  *
- * Whether another connection of this process to the same database waits
- * for a lock that @self holds or is about to take again: a connection
- * that keeps a write transaction open should then commit soon, and call
- * cg_store_give_way() after.
+ * Whether another connection to the same database, of this process or
+ * another, waits for a lock that @self holds or is about to take again:
+ * a connection that keeps a write transaction open should then commit
+ * soon, and call cg_store_give_way() after.
  */
 gboolean
 cg_store_is_awaited (CgStore *self)
 {
+  SharedTurn *shared;
+  gint64 now;
   gboolean awaited;
 
   g_return_val_if_fail (CG_IS_STORE (self), FALSE);
 
+  now = g_get_monotonic_time ();
+  shared = self->board->shared;
+  if (shared != NULL &&
+      now - __atomic_load_n (&shared->awaited_at, __ATOMIC_ACQUIRE) < AWAITED_FRESH_US &&
+      __atomic_load_n (&shared->waiter_pid, __ATOMIC_RELAXED) != (gint64) getpid ())
+    return TRUE;
+
   g_mutex_lock (&self->board->lock);
   awaited = self->board->waiter != NULL && self->board->waiter != self &&
-            g_get_monotonic_time () - self->board->awaited_at < AWAITED_FRESH_US;
+            now - self->board->awaited_at < AWAITED_FRESH_US;
   g_mutex_unlock (&self->board->lock);
   return awaited;
 }
@@ -150,8 +209,8 @@ cg_store_is_awaited (CgStore *self)
 /**
  * cg_store_give_way:
  *
- * Called between two transactions: while another connection of this
- * process waits for a lock (see cg_store_is_awaited()), waits for it to
+ * Called between two transactions: while another connection waits for a
+ * lock (see cg_store_is_awaited()), waits for it to
  * take the lock, up to a fifth of a second, so that it does not find the
  * lock taken again at its next try.
  */
@@ -779,11 +838,13 @@ remove_database_files (const char *path)
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
   g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  g_autofree char *turn = g_strconcat (path, CG_STORE_TURN_SUFFIX, NULL);
 
   g_unlink (path);
   g_unlink (wal);
   g_unlink (shm);
   g_unlink (journal);
+  g_unlink (turn);
 }
 
 /* The schema is built under a temporary name and the finished file is
@@ -838,6 +899,12 @@ create_at_version (const char  *path,
       remove_database_files (building);
       return NULL;
     }
+  /* Only the one connection, now closed, took turns under that name. */
+  {
+    g_autofree char *building_turn = g_strconcat (building, CG_STORE_TURN_SUFFIX, NULL);
+
+    g_unlink (building_turn);
+  }
 
   return open_connection (path, 0, version, error);
 }

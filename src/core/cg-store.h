@@ -26,6 +26,11 @@ typedef enum {
  * any other SQLite file without reading a table: the bytes "CART". */
 #define CG_STORE_APPLICATION_ID 0x43415254
 
+/* The file beside the database through which the connections of several
+ * processes take turns at the write lock (see cg_store_is_awaited()):
+ * DATABASE-turn, as SQLite keeps DATABASE-wal and DATABASE-shm. */
+#define CG_STORE_TURN_SUFFIX "-turn"
+
 #define CG_TYPE_STORE (cg_store_get_type ())
 G_DECLARE_FINAL_TYPE (CgStore, cg_store, CG, STORE, GObject)
 
