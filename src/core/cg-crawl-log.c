@@ -23,11 +23,16 @@
 #include "cg-crawl-log.h"
 #include "cg-format.h"
 
+/* Lines held past this are written out without waiting for a flush, so
+ * that a caller that never flushes does not hold the whole log. */
+#define MAX_HELD_BYTES (8 * 1024 * 1024)
+
 struct _CgCrawlLog
 {
   GObject        parent_instance;
   char          *path;
   GOutputStream *stream;
+  GString       *held;   /* whole lines written since the last flush */
 };
 
 G_DEFINE_FINAL_TYPE (CgCrawlLog, cg_crawl_log, G_TYPE_OBJECT)
@@ -38,8 +43,12 @@ cg_crawl_log_finalize (GObject *object)
   CgCrawlLog *self = CG_CRAWL_LOG (object);
 
   if (self->stream != NULL)
-    g_output_stream_close (self->stream, NULL, NULL);
+    {
+      g_output_stream_write_all (self->stream, self->held->str, self->held->len, NULL, NULL, NULL);
+      g_output_stream_close (self->stream, NULL, NULL);
+    }
   g_clear_object (&self->stream);
+  g_string_free (self->held, TRUE);
   g_free (self->path);
 
   G_OBJECT_CLASS (cg_crawl_log_parent_class)->finalize (object);
@@ -54,6 +63,7 @@ cg_crawl_log_class_init (CgCrawlLogClass *klass)
 static void
 cg_crawl_log_init (CgCrawlLog *self)
 {
+  self->held = g_string_sized_new (64 * 1024);
 }
 
 /* How far back the end of a log is read at a time, looking for the end of
@@ -133,15 +143,15 @@ cg_crawl_log_open (const char  *path,
       return NULL;
     }
   self->path = g_strdup (path);
-  self->stream = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (out), 64 * 1024);
+  self->stream = G_OUTPUT_STREAM (g_steal_pointer (&out));
   return g_steal_pointer (&self);
 }
 
-char *
-cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
+/* Appends @entry as a line, without its newline. */
+static void
+append_entry (GString               *line,
+              const CgCrawlLogEntry *entry)
 {
-  GString *line = g_string_sized_new (256);
-
   /* Formatted by hand (cg-format.h): a crawl writes a line per URL. */
   cg_format_append_utc (line, entry->log_time_us, FALSE);
   g_string_append_c (line, '.');
@@ -177,6 +187,14 @@ cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
   g_string_append (line, entry->digest != NULL ? entry->digest : "-");
   g_string_append (line, " - ");
   g_string_append (line, entry->annotations != NULL && *entry->annotations != '\0' ? entry->annotations : "-");
+}
+
+char *
+cg_crawl_log_format_entry (const CgCrawlLogEntry *entry)
+{
+  GString *line = g_string_sized_new (256);
+
+  append_entry (line, entry);
   return g_string_free (line, FALSE);
 }
 
@@ -185,19 +203,11 @@ cg_crawl_log_write (CgCrawlLog             *self,
                     const CgCrawlLogEntry  *entry,
                     GError                **error)
 {
-  g_autofree char *line = cg_crawl_log_format_entry (entry);
-  gsize length = strlen (line);
-
   g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
 
-  line[length] = '\n';
-  /* The terminating NUL becomes the newline: one write per line. */
-  if (!g_output_stream_write_all (self->stream, line, length + 1, NULL, NULL, error))
-    {
-      g_prefix_error (error, _("Cannot write to the crawl log “%s”: "), self->path);
-      return FALSE;
-    }
-  return TRUE;
+  append_entry (self->held, entry);
+  g_string_append_c (self->held, '\n');
+  return self->held->len < MAX_HELD_BYTES || cg_crawl_log_flush (self, error);
 }
 
 gboolean
@@ -205,5 +215,23 @@ cg_crawl_log_flush (CgCrawlLog  *self,
                     GError     **error)
 {
   g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
-  return g_output_stream_flush (self->stream, NULL, error);
+
+  if (self->held->len == 0)
+    return TRUE;
+  /* Whole lines only, in one write: a process killed meanwhile leaves at
+   * most an unfinished last line, which the next opening cuts. */
+  if (!g_output_stream_write_all (self->stream, self->held->str, self->held->len, NULL, NULL, error))
+    {
+      g_prefix_error (error, _("Cannot write to the crawl log “%s”: "), self->path);
+      return FALSE;
+    }
+  g_string_truncate (self->held, 0);
+  return TRUE;
+}
+
+void
+cg_crawl_log_discard (CgCrawlLog *self)
+{
+  g_return_if_fail (CG_IS_CRAWL_LOG (self));
+  g_string_truncate (self->held, 0);
 }

@@ -45,6 +45,12 @@ typedef struct {
 #define CG_TYPE_CRAWL_LOG (cg_crawl_log_get_type ())
 G_DECLARE_FINAL_TYPE (CgCrawlLog, cg_crawl_log, CG, CRAWL_LOG, GObject)
 
+/* The log holds the lines written until cg_crawl_log_flush() writes them
+ * to the file, so that a crawl can write the lines of a transaction when
+ * it commits and drop them (cg_crawl_log_discard()) when it rolls back:
+ * a page fetched again after a kill or a failure is then logged once.
+ * Past 8 MiB held, lines are written without waiting. Lines still held
+ * when the log is finalized are written then. */
 CgCrawlLog *cg_crawl_log_open         (const char             *path,
                                        GError                **error);
 char       *cg_crawl_log_format_entry (const CgCrawlLogEntry  *entry);
@@ -53,5 +59,6 @@ gboolean    cg_crawl_log_write        (CgCrawlLog             *self,
                                        GError                **error);
 gboolean    cg_crawl_log_flush        (CgCrawlLog             *self,
                                        GError                **error);
+void        cg_crawl_log_discard      (CgCrawlLog             *self);
 
 G_END_DECLS

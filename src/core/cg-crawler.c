@@ -474,9 +474,12 @@ commit (CrawlRun  *run,
   if (!run->in_transaction)
     return TRUE;
   run->in_transaction = FALSE;
+  /* The crawl log's lines since the last commit go with the transaction
+   * (see cg-crawl-log.h). */
   if (run->spoiled)
     {
       cg_store_rollback (run->store);
+      cg_crawl_log_discard (run->log);
       return TRUE;
     }
   run->committed_at = g_get_monotonic_time ();
@@ -486,6 +489,7 @@ commit (CrawlRun  *run,
        * is left open for the end of the run's own statements. */
       run->spoiled = TRUE;
       cg_store_rollback (run->store);
+      cg_crawl_log_discard (run->log);
       return FALSE;
     }
   /* The crawl takes the lock again as soon as it goes on: a write of the
@@ -3099,7 +3103,10 @@ tear_down_run (CrawlRun *run)
       if (!set_crawl_state (run->store, run->crawl_id, cg_crawl_end_to_string (run->end), TRUE, &error))
         g_clear_error (&error);
     }
-  if (run->log != NULL)
+  /* Lines held after a rollback went with it (see commit()). */
+  if (run->log != NULL && run->spoiled)
+    cg_crawl_log_discard (run->log);
+  else if (run->log != NULL)
     cg_crawl_log_flush (run->log, NULL);
   for (guint i = 0; i < N_RUN_STMTS; i++)
     g_clear_pointer (&run->stmts[i], sqlite3_finalize);

@@ -99,6 +99,43 @@ append_and_read (const char *path)
   return g_strsplit (contents, "\n", -1);
 }
 
+/* Lines reach the file when the log is flushed, as a crawl commits;
+ * lines discarded before, as a crawl rolls back, never do. */
+static void
+test_held_until_flushed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, &error);
+  const char *urls[] = { "http://a.test/kept", "http://a.test/rolled-back", "http://a.test/after" };
+  g_autofree char *contents = NULL;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      CgCrawlLogEntry entry = { .log_time_us = LOG_TIME, .status = 200, .size = 10, .url = urls[i] };
+      g_autofree char *before = NULL;
+
+      g_assert_true (cg_crawl_log_write (log, &entry, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+      g_assert_null (strstr (before, urls[i]));
+      if (i == 1)
+        cg_crawl_log_discard (log);
+      else
+        g_assert_true (cg_crawl_log_flush (log, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, " http://a.test/kept "));
+  g_assert_null (strstr (contents, "rolled-back"));
+  g_assert_nonnull (strstr (contents, " http://a.test/after "));
+  g_clear_object (&log);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 /* A crawl killed in the middle of a line (or stopped there by a full
  * disk) leaves half of it; resuming cuts it instead of gluing the next
  * line to it. Lines before it are kept, however far back they start. */
@@ -185,6 +222,7 @@ main (int argc, char **argv)
   g_test_add_func ("/crawl-log/fetched-page", test_fetched_page);
   g_test_add_func ("/crawl-log/seed-blocked-by-robots", test_seed_blocked_by_robots);
   g_test_add_func ("/crawl-log/appends", test_appends);
+  g_test_add_func ("/crawl-log/held-until-flushed", test_held_until_flushed);
   g_test_add_func ("/crawl-log/unfinished-line-cut", test_unfinished_line_cut);
   g_test_add_func ("/crawl-log/folder-in-the-way", test_folder_in_the_way);
   g_test_add_func ("/crawl-log/unwritable", test_unwritable);

@@ -2238,6 +2238,7 @@ check_failure_then_resume (Fixture    *f,
   g_autoptr(CgCrawler) crawler = NULL;
   g_autoptr(CgCrawler) resumed = NULL;
   g_autoptr(GHashTable) archive = NULL;
+  g_autoptr(GHashTable) log = NULL;
   g_autoptr(GError) error = NULL;
   CgStore *store = cg_project_get_store (f->project);
   g_autofree char *state = NULL;
@@ -2267,6 +2268,10 @@ check_failure_then_resume (Fixture    *f,
   g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
   archive = read_archive (f->project, crawl_id, NULL);
   assert_archived_once (f, archive, paths, TRUE);
+  /* A line per URL (read_crawl_log() fails on two): the lines of what the
+   * failed run rolled back went with its transaction. */
+  log = read_crawl_log (f->project, crawl_id);
+  g_assert_cmpuint (g_hash_table_size (log), ==, paths->len + 1 + N_PRIVATE);
 }
 
 /* A page's fetch row is refused: the pages stored before it in the same
