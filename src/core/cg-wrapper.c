@@ -3505,12 +3505,13 @@ cg_wrapper_learn_full (const char              *class_name,
   page_fields = (double) detail_items / n_pages;
   g_debug ("Class %s: %u list items in the main region (%.1f a record), %u detail items in %u fields (%.1f a page)",
            class_name, list_items, list_record_items, detail_items, fields != NULL ? fields->len : 0, page_fields);
-  /* List or detail, from the data: a list when its main recurring region
-   * holds more varying items than the page's varying fields outside it,
+  /* List or detail, from the data: a list when it has a main list (a
+   * region refused above as too small is none, though it recurs) and that
+   * region holds more varying items than the page's varying fields outside it,
    * unless the page's own record is much richer than the list's records:
    * a product page with a long list of related products shows them
    * compactly, a few items each, and the product with many fields. */
-  if (groups->len > 0 && list_items >= detail_items && page_fields <= DETAIL_RICHNESS * list_record_items &&
+  if (best != NULL && list_items >= detail_items && page_fields <= DETAIL_RICHNESS * list_record_items &&
       !options->detail)
     {
       self = wrapper_new (CG_WRAPPER_LIST);

@@ -965,6 +965,22 @@ test_bad_pages (void)
   g_assert_nonnull (strstr (error->message, "single"));
   g_clear_error (&error);
 
+  /* One page whose only repeated region has too few records, of too few
+   * items, to be a list: still no list, and one page cannot show which
+   * fields vary. */
+  g_ptr_array_set_size (docs, 0);
+  g_ptr_array_add (docs, parse ("<html><body><h1>Hello</h1><ul>"
+                                "<li><a href=\"/red\">Red apple</a></li>"
+                                "<li><a href=\"/green\">Green pear</a></li>"
+                                "<li><a href=\"/blue\">Blue plum</a></li>"
+                                "</ul></body></html>"));
+  wrapper = cg_wrapper_learn ("small", docs, NULL, &error);
+  g_assert_null (wrapper);
+  g_assert_error (error, CG_WRAPPER_ERROR, CG_WRAPPER_ERROR_NO_RECORDS);
+  g_assert_nonnull (strstr (error->message, "small"));
+  g_clear_error (&error);
+  g_ptr_array_set_size (docs, 1);
+
   /* Pages with nothing repeated and nothing that varies. */
   g_ptr_array_add (docs, parse ("<html><body><h1>Hello</h1><p>One paragraph.</p></body></html>"));
   g_ptr_array_add (docs, parse ("<html><body><h1>Hello</h1><p>One paragraph.</p></body></html>"));
