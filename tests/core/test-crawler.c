@@ -12,7 +12,9 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <zlib.h>
 #include <glib/gstdio.h>
 
@@ -56,7 +58,11 @@ typedef enum {
   SMALL_WARCS  = 1 << 5,   /* WARC files full after one record */
   SITE_COPIES  = 1 << 6,   /* N_COPIES pages of one payload */
   SITE_LINKED_IMAGE = 1 << 7, /* page 1 links to the image the home page shows */
+  SITE_BLOBS   = 1 << 8,   /* N_BLOBS files of BLOB_SIZE random bytes */
 } SiteFlags;
+
+#define N_BLOBS   24
+#define BLOB_SIZE (90 * 1000)
 
 #define N_COPIES 6
 
@@ -181,6 +187,8 @@ home_html (Fixture *f)
                            "<a href=\"/bad-location/3\">3</a>\n");
   for (guint i = 0; (f->flags & SITE_COPIES) && i < N_COPIES; i++)
     g_string_append_printf (html, "<a href=\"/copy/%u\">copy %u</a>\n", i, i);
+  for (guint i = 0; (f->flags & SITE_BLOBS) && i < N_BLOBS; i++)
+    g_string_append_printf (html, "<a href=\"/blob/%u\">blob %u</a>\n", i, i);
   g_string_append (html, "</body></html>\n");
   return g_string_free (html, FALSE);
 }
@@ -229,6 +237,8 @@ expected_paths (Fixture  *f,
     g_ptr_array_add (paths, g_strdup ("/trickle"));
   for (guint i = 0; (f->flags & SITE_COPIES) && i < N_COPIES; i++)
     g_ptr_array_add (paths, g_strdup_printf ("/copy/%u", i));
+  for (guint i = 0; (f->flags & SITE_BLOBS) && i < N_BLOBS; i++)
+    g_ptr_array_add (paths, g_strdup_printf ("/blob/%u", i));
   return paths;
 }
 
@@ -339,6 +349,18 @@ server_cb (SoupServer        *server,
     respond_string (msg, "text/plain", g_strdup ("User-agent: *\nDisallow: /private/\n"));
   else if (strcmp (path, "/") == 0)
     respond_string (msg, "text/html; charset=utf-8", home_html (f));
+  else if (g_str_has_prefix (path, "/blob/") && (f->flags & SITE_BLOBS) &&
+           g_ascii_string_to_unsigned (path + 6, 10, 0, N_BLOBS - 1, &n, NULL))
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) n);
+      guint32 *blob = g_new (guint32, BLOB_SIZE / sizeof (guint32));
+
+      /* Random, so that the WARC file grows by about as much. */
+      for (gsize i = 0; i < BLOB_SIZE / sizeof (guint32); i++)
+        blob[i] = g_rand_int (rand);
+      respond (msg, SOUP_STATUS_OK, "application/octet-stream", (const char *) blob, BLOB_SIZE);
+      g_free (blob);
+    }
   else if (g_str_has_prefix (path, "/copy/") && (f->flags & SITE_COPIES))
     respond_string (msg, "text/html", g_strdup ("<html><body>The same page under every address</body></html>"));
   else if (g_str_has_prefix (path, "/page/") &&
@@ -2296,6 +2318,58 @@ test_commit_refused (Fixture       *f,
                                 "BEGIN SELECT RAISE (ABORT, 'refused here'); END");
 }
 
+/* The WARC file cannot grow past WARC_ROOM (a full disk, a quota; here
+ * the process's file size limit, which the database, a tenth of that,
+ * stays under): the run fails, naming the file, and commits no page whose
+ * records the refused write took back, though the writer had written
+ * them to its batch. Resuming with room archives every page, and logs
+ * every URL, once. */
+#define WARC_ROOM (1024 * 1024)
+
+static void
+test_warc_write_refused (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
+  g_autoptr(CgCrawler) crawler = NULL;
+  g_autoptr(CgCrawler) resumed = NULL;
+  g_autoptr(GHashTable) archive = NULL;
+  g_autoptr(GHashTable) log = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) run = { 0 };
+  struct rlimit saved;
+  struct rlimit limited;
+  void (*saved_handler) (int);
+  gint64 crawl_id;
+
+  crawler = new_crawler (f, NULL, config);
+  crawl_id = cg_crawler_get_crawl_id (crawler);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limited = saved;
+  limited.rlim_cur = WARC_ROOM;
+  saved_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  run_crawler (f, crawler, &run);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, saved_handler);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_FAILED);
+  g_assert_error (run.error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC);
+  g_assert_nonnull (strstr (run.error->message, ".warc.gz"));
+  g_clear_error (&run.error);
+  g_clear_object (&crawler);
+
+  resumed = cg_crawler_new_for_crawl (f->project, crawl_id, &error);
+  g_assert_no_error (error);
+  run_crawler (f, resumed, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
+  archive = read_archive (f->project, crawl_id, NULL);
+  assert_archived_once (f, archive, paths, TRUE);
+  log = read_crawl_log (f->project, crawl_id);
+  g_assert_cmpuint (g_hash_table_size (log), ==, paths->len + 1 + N_PRIVATE);
+}
+
 /* Another connection writing to the project in a loop, as the window
  * does while a crawl starts (settings, class names, recent crawls). */
 typedef struct {
@@ -2381,6 +2455,7 @@ main (int argc, char **argv)
   ADD ("/crawler/pause-and-resume", 0, test_pause_and_resume);
   ADD ("/crawler/fetch-row-refused", 0, test_fetch_row_refused);
   ADD ("/crawler/commit-refused", 0, test_commit_refused);
+  ADD ("/crawler/warc-write-refused", SITE_BLOBS, test_warc_write_refused);
 #undef ADD
 
   return g_test_run ();
