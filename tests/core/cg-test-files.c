@@ -3,9 +3,14 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <signal.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 
 #include "cg-test-files.h"
+
+static struct rlimit unlimited_file_size;
+static void (*unlimited_sigxfsz) (int);
 
 void
 cg_test_remove_tree (const char *path)
@@ -46,4 +51,23 @@ cg_test_write_file (const char *path,
 
   g_file_set_contents (path, data, (gssize) length, &error);
   g_assert_no_error (error);
+}
+
+void
+cg_test_limit_file_size (guint64 size)
+{
+  struct rlimit limited;
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &unlimited_file_size), ==, 0);
+  limited = unlimited_file_size;
+  limited.rlim_cur = (rlim_t) size;
+  unlimited_sigxfsz = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+}
+
+void
+cg_test_unlimit_file_size (void)
+{
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &unlimited_file_size), ==, 0);
+  signal (SIGXFSZ, unlimited_sigxfsz);
 }

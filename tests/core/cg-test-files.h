@@ -1,5 +1,5 @@
 /* cg-test-files.h: the temporary folders and whole files the core tests
- * make, read and remove.
+ * make, read and remove, and the room files may take.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,5 +20,11 @@ GBytes *cg_test_read_file   (const char *path);
 void    cg_test_write_file  (const char *path,
                              const void *data,
                              gsize       length);
+
+/* Lets no file of this process grow past @size bytes, as a full disk or a
+ * quota would: a write past it fails with EFBIG (SIGXFSZ is ignored
+ * meanwhile), until cg_test_unlimit_file_size(). */
+void    cg_test_limit_file_size   (guint64     size);
+void    cg_test_unlimit_file_size (void);
 
 G_END_DECLS

@@ -12,9 +12,7 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <signal.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <zlib.h>
 #include <glib/gstdio.h>
 
@@ -2245,6 +2243,32 @@ crawl_state (Fixture *f,
   return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
 }
 
+/* Resumes the crawl @crawl_id after its run failed: the crawl ends, with
+ * every page archived once and a line per URL in the log (read_crawl_log()
+ * fails on two): the lines of what the failed run did not commit went
+ * with its transaction. */
+static void
+resume_failed_crawl (Fixture *f,
+                     gint64   crawl_id)
+{
+  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
+  g_autoptr(CgCrawler) resumed = NULL;
+  g_autoptr(GHashTable) archive = NULL;
+  g_autoptr(GHashTable) log = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) run = { 0 };
+
+  resumed = cg_crawler_new_for_crawl (f->project, crawl_id, &error);
+  g_assert_no_error (error);
+  run_crawler (f, resumed, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
+  archive = read_archive (f->project, crawl_id, NULL);
+  assert_archived_once (f, archive, paths, TRUE);
+  log = read_crawl_log (f->project, crawl_id);
+  g_assert_cmpuint (g_hash_table_size (log), ==, paths->len + 1 + N_PRIVATE);
+}
+
 /* A crawl whose store refuses a statement half-way through a run (a full
  * disk, a damaged file: here a trigger) fails, and resuming it archives
  * every page once. @failing_sql creates the trigger "failing", which the
@@ -2256,11 +2280,7 @@ check_failure_then_resume (Fixture    *f,
                            const char *failing_sql)
 {
   g_autoptr(CgCrawlConfig) config = site_config (f);
-  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
   g_autoptr(CgCrawler) crawler = NULL;
-  g_autoptr(CgCrawler) resumed = NULL;
-  g_autoptr(GHashTable) archive = NULL;
-  g_autoptr(GHashTable) log = NULL;
   g_autoptr(GError) error = NULL;
   CgStore *store = cg_project_get_store (f->project);
   g_autofree char *state = NULL;
@@ -2283,17 +2303,7 @@ check_failure_then_resume (Fixture    *f,
   g_assert_no_error (error);
   g_assert_cmpint (cg_crawler_find_resumable (f->project, &error), ==, crawl_id);
   g_assert_no_error (error);
-  resumed = cg_crawler_new_for_crawl (f->project, crawl_id, &error);
-  g_assert_no_error (error);
-  run_crawler (f, resumed, &run);
-  g_assert_no_error (run.error);
-  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
-  archive = read_archive (f->project, crawl_id, NULL);
-  assert_archived_once (f, archive, paths, TRUE);
-  /* A line per URL (read_crawl_log() fails on two): the lines of what the
-   * failed run rolled back went with its transaction. */
-  log = read_crawl_log (f->project, crawl_id);
-  g_assert_cmpuint (g_hash_table_size (log), ==, paths->len + 1 + N_PRIVATE);
+  resume_failed_crawl (f, crawl_id);
 }
 
 /* A page's fetch row is refused: the pages stored before it in the same
@@ -2319,7 +2329,7 @@ test_commit_refused (Fixture       *f,
 }
 
 /* The WARC file cannot grow past WARC_ROOM (a full disk, a quota; here
- * the process's file size limit, which the database, a tenth of that,
+ * the process's file size limit, which the database of this small crawl
  * stays under): the run fails, naming the file, and commits no page whose
  * records the refused write took back, though the writer had written
  * them to its batch. Resuming with room archives every page, and logs
@@ -2331,43 +2341,22 @@ test_warc_write_refused (Fixture       *f,
                          gconstpointer  data)
 {
   g_autoptr(CgCrawlConfig) config = site_config (f);
-  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
   g_autoptr(CgCrawler) crawler = NULL;
-  g_autoptr(CgCrawler) resumed = NULL;
-  g_autoptr(GHashTable) archive = NULL;
-  g_autoptr(GHashTable) log = NULL;
-  g_autoptr(GError) error = NULL;
   g_auto(Run) run = { 0 };
-  struct rlimit saved;
-  struct rlimit limited;
-  void (*saved_handler) (int);
   gint64 crawl_id;
 
   crawler = new_crawler (f, NULL, config);
   crawl_id = cg_crawler_get_crawl_id (crawler);
-  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
-  limited = saved;
-  limited.rlim_cur = WARC_ROOM;
-  saved_handler = signal (SIGXFSZ, SIG_IGN);
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  cg_test_limit_file_size (WARC_ROOM);
   run_crawler (f, crawler, &run);
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
-  signal (SIGXFSZ, saved_handler);
+  cg_test_unlimit_file_size ();
   g_assert_cmpint (run.end, ==, CG_CRAWL_END_FAILED);
   g_assert_error (run.error, CG_CRAWLER_ERROR, CG_CRAWLER_ERROR_WARC);
   g_assert_nonnull (strstr (run.error->message, ".warc.gz"));
   g_clear_error (&run.error);
   g_clear_object (&crawler);
 
-  resumed = cg_crawler_new_for_crawl (f->project, crawl_id, &error);
-  g_assert_no_error (error);
-  run_crawler (f, resumed, &run);
-  g_assert_no_error (run.error);
-  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
-  archive = read_archive (f->project, crawl_id, NULL);
-  assert_archived_once (f, archive, paths, TRUE);
-  log = read_crawl_log (f->project, crawl_id);
-  g_assert_cmpuint (g_hash_table_size (log), ==, paths->len + 1 + N_PRIVATE);
+  resume_failed_crawl (f, crawl_id);
 }
 
 /* Another connection writing to the project in a loop, as the window

@@ -9,9 +9,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <zlib.h>
 
 #include "cg-cdxj.h"
@@ -1029,9 +1027,6 @@ test_hold_records_write_fails (Fixture *f, gconstpointer data)
   g_autofree char *index_path = NULL;
   g_autofree char *index_text = NULL;
   g_auto(GStrv) index_lines = NULL;
-  struct rlimit saved;
-  struct rlimit limited;
-  void (*saved_handler) (int);
   guint64 flushed;
 
   g_assert_true (cg_warc_writer_set_hold_records (writer, TRUE, &error));
@@ -1045,14 +1040,9 @@ test_hold_records_write_fails (Fixture *f, gconstpointer data)
    * write(2) is cut short, the next fails. */
   for (guint i = 0; i < 2; i++)
     write_random_exchange (writer, "lost", i, 20 * 1000, NULL, NULL);
-  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
-  limited = saved;
-  limited.rlim_cur = flushed + 10 * 1000;
-  saved_handler = signal (SIGXFSZ, SIG_IGN);
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  cg_test_limit_file_size (flushed + 10 * 1000);
   g_assert_false (cg_warc_writer_flush (writer, &error));
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
-  signal (SIGXFSZ, saved_handler);
+  cg_test_unlimit_file_size ();
   g_assert_nonnull (error);
   g_assert_true (error->domain == G_IO_ERROR);
   g_assert_nonnull (strstr (error->message, path));
@@ -1095,21 +1085,13 @@ test_hold_records_first_write_fails (Fixture *f, gconstpointer data)
   g_autoptr(GPtrArray) records = NULL;
   g_autofree char *lost_path = NULL;
   g_autofree char *path = NULL;
-  struct rlimit saved;
-  struct rlimit limited;
-  void (*saved_handler) (int);
 
   g_assert_true (cg_warc_writer_set_hold_records (writer, TRUE, &error));
   write_random_exchange (writer, "lost", 0, 2000, NULL, &lost);
   lost_path = g_build_filename (f->dir, lost->file_name, NULL);
-  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
-  limited = saved;
-  limited.rlim_cur = 100;
-  saved_handler = signal (SIGXFSZ, SIG_IGN);
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  cg_test_limit_file_size (100);
   g_assert_false (cg_warc_writer_flush (writer, &error));
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
-  signal (SIGXFSZ, saved_handler);
+  cg_test_unlimit_file_size ();
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, lost->file_name));
   g_clear_error (&error);
