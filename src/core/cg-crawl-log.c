@@ -6,7 +6,10 @@
  * The log is appended to, so a resumed crawl continues the same file.
  * A crawl killed while writing, or stopped by a full disk, can leave half
  * a line at the end; it is cut before appending, or the next line would
- * be glued to it and neither could be read.
+ * be glued to it and neither could be read. A crawl that knows how long
+ * the log was at its last commit has it cut there instead: the lines of
+ * what it did not commit go, and are written again when that is done
+ * again.
  *
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -29,10 +32,11 @@
 
 struct _CgCrawlLog
 {
-  GObject        parent_instance;
-  char          *path;
-  GOutputStream *stream;
-  GString       *held;   /* whole lines written since the last flush */
+  GObject  parent_instance;
+  char    *path;
+  int      fd;       /* opened for appending */
+  goffset  size;     /* of the file: whole lines */
+  GString *held;     /* whole lines written since the last flush */
 };
 
 G_DEFINE_FINAL_TYPE (CgCrawlLog, cg_crawl_log, G_TYPE_OBJECT)
@@ -42,12 +46,11 @@ cg_crawl_log_finalize (GObject *object)
 {
   CgCrawlLog *self = CG_CRAWL_LOG (object);
 
-  if (self->stream != NULL)
+  if (self->fd >= 0)
     {
-      g_output_stream_write_all (self->stream, self->held->str, self->held->len, NULL, NULL, NULL);
-      g_output_stream_close (self->stream, NULL, NULL);
+      cg_crawl_log_flush (self, NULL);
+      close (self->fd);
     }
-  g_clear_object (&self->stream);
   g_string_free (self->held, TRUE);
   g_free (self->path);
 
@@ -63,7 +66,18 @@ cg_crawl_log_class_init (CgCrawlLogClass *klass)
 static void
 cg_crawl_log_init (CgCrawlLog *self)
 {
+  self->fd = -1;
   self->held = g_string_sized_new (64 * 1024);
+}
+
+static gboolean
+open_error (GError     **error,
+            const char  *path,
+            int          saved_errno)
+{
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+               _("Cannot open the crawl log “%s”: %s"), path, g_strerror (saved_errno));
+  return FALSE;
 }
 
 /* How far back the end of a log is read at a time, looking for the end of
@@ -100,50 +114,51 @@ whole_lines_size (int     fd,
   return 0;
 }
 
-/* Cuts what follows the last newline of the log at @path, if it exists. */
+/* Cuts the log at @path, if it exists, to @committed_size when it is
+ * longer, or else after its last newline; sets @out_size to its size. */
 static gboolean
-cut_unfinished_line (const char  *path,
-                     GError     **error)
+cut_uncommitted (const char  *path,
+                 gint64       committed_size,
+                 goffset     *out_size,
+                 GError     **error)
 {
   int fd = g_open (path, O_RDWR | O_CLOEXEC, 0);
-  goffset size = -1, whole = -1;
+  goffset size = -1, kept = -1;
   int saved_errno;
 
+  *out_size = 0;
   if (fd < 0 && errno == ENOENT)
     return TRUE;
   if (fd >= 0 && (size = lseek (fd, 0, SEEK_END)) >= 0)
-    whole = whole_lines_size (fd, size);
-  if (whole >= 0 && (whole == size || ftruncate (fd, whole) == 0))
+    kept = committed_size >= 0 && committed_size < size ? committed_size : whole_lines_size (fd, size);
+  if (kept >= 0 && (kept == size || ftruncate (fd, kept) == 0))
     {
       close (fd);
+      *out_size = kept;
       return TRUE;
     }
   saved_errno = errno;
   if (fd >= 0)
     close (fd);
-  g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), g_strerror (saved_errno));
-  g_prefix_error (error, _("Cannot open the crawl log “%s”: "), path);
-  return FALSE;
+  return open_error (error, path, saved_errno);
 }
 
 CgCrawlLog *
 cg_crawl_log_open (const char  *path,
+                   gint64       committed_size,
                    GError     **error)
 {
   g_autoptr(CgCrawlLog) self = g_object_new (CG_TYPE_CRAWL_LOG, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) out = NULL;
 
-  if (!cut_unfinished_line (path, error))
+  self->path = g_strdup (path);
+  if (!cut_uncommitted (path, committed_size, &self->size, error))
     return NULL;
-  out = g_file_append_to (file, G_FILE_CREATE_NONE, NULL, error);
-  if (out == NULL)
+  self->fd = g_open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (self->fd < 0)
     {
-      g_prefix_error (error, _("Cannot open the crawl log “%s”: "), path);
+      open_error (error, path, errno);
       return NULL;
     }
-  self->path = g_strdup (path);
-  self->stream = G_OUTPUT_STREAM (g_steal_pointer (&out));
   return g_steal_pointer (&self);
 }
 
@@ -216,16 +231,59 @@ cg_crawl_log_flush (CgCrawlLog  *self,
 {
   g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
 
-  if (self->held->len == 0)
-    return TRUE;
   /* Whole lines only, in one write: a process killed meanwhile leaves at
    * most an unfinished last line, which the next opening cuts. */
-  if (!g_output_stream_write_all (self->stream, self->held->str, self->held->len, NULL, NULL, error))
+  for (gsize done = 0; done < self->held->len;)
     {
-      g_prefix_error (error, _("Cannot write to the crawl log “%s”: "), self->path);
+      gssize n = write (self->fd, self->held->str + done, self->held->len - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          /* No part of a line is left for the next lines to be glued to. */
+          if (ftruncate (self->fd, self->size) != 0)
+            g_debug ("Could not cut the crawl log “%s” back: %s", self->path, g_strerror (errno));
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       _("Cannot write to the crawl log “%s”: %s"), self->path, g_strerror (saved_errno));
+          return FALSE;
+        }
+      done += (gsize) n;
+    }
+  self->size += self->held->len;
+  g_string_truncate (self->held, 0);
+  return TRUE;
+}
+
+goffset
+cg_crawl_log_get_size (CgCrawlLog *self)
+{
+  g_return_val_if_fail (CG_IS_CRAWL_LOG (self), 0);
+  return self->size;
+}
+
+gboolean
+cg_crawl_log_cut (CgCrawlLog  *self,
+                  goffset      size,
+                  GError     **error)
+{
+  g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
+  g_return_val_if_fail (size >= 0, FALSE);
+
+  g_string_truncate (self->held, 0);
+  if (size >= self->size)
+    return TRUE;
+  if (ftruncate (self->fd, size) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot write to the crawl log “%s”: %s"), self->path, g_strerror (saved_errno));
       return FALSE;
     }
-  g_string_truncate (self->held, 0);
+  self->size = size;
   return TRUE;
 }
 

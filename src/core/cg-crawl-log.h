@@ -46,12 +46,18 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (CgCrawlLog, cg_crawl_log, CG, CRAWL_LOG, GObject)
 
 /* The log holds the lines written until cg_crawl_log_flush() writes them
- * to the file, so that a crawl can write the lines of a transaction when
- * it commits and drop them (cg_crawl_log_discard()) when it rolls back:
- * a page fetched again after a kill or a failure is then logged once.
- * Past 8 MiB held, lines are written without waiting. Lines still held
- * when the log is finalized are written then. */
+ * to the file, so that a crawl can write the lines of a transaction as it
+ * commits and drop them (cg_crawl_log_discard()) when it rolls back. It
+ * stores the log's size with the commit (cg_crawl_log_get_size()), and
+ * opens the log again with that size: what a kill, or a failed commit
+ * (cg_crawl_log_cut()), left after it is cut, so that a page fetched
+ * again is logged once. Past 8 MiB held, lines are written without
+ * waiting. Lines still held when the log is finalized are written then.
+ *
+ * @committed_size: the log is cut to it if longer; -1 when unknown, and
+ * the log is cut after its last whole line. */
 CgCrawlLog *cg_crawl_log_open         (const char             *path,
+                                       gint64                  committed_size,
                                        GError                **error);
 char       *cg_crawl_log_format_entry (const CgCrawlLogEntry  *entry);
 gboolean    cg_crawl_log_write        (CgCrawlLog             *self,
@@ -60,5 +66,11 @@ gboolean    cg_crawl_log_write        (CgCrawlLog             *self,
 gboolean    cg_crawl_log_flush        (CgCrawlLog             *self,
                                        GError                **error);
 void        cg_crawl_log_discard      (CgCrawlLog             *self);
+/* The size of the file: what was flushed. */
+goffset     cg_crawl_log_get_size     (CgCrawlLog             *self);
+/* Drops the held lines and cuts the file back to @size, if longer. */
+gboolean    cg_crawl_log_cut          (CgCrawlLog             *self,
+                                       goffset                 size,
+                                       GError                **error);
 
 G_END_DECLS

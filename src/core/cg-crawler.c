@@ -319,6 +319,9 @@ struct _CrawlRun
   gboolean         spoiled;
   guint            changes;
   gint64           committed_at;   /* monotonic µs */
+  /* The crawl log's size at the last commit; -1 when unknown (a crawl
+   * begun before the store kept it). */
+  gint64           log_committed_size;
   /* The end of the last record written to the file warc_end_file_id,
    * stored at the next commit (see note_warc_end()); 0: none to store. */
   gint64           warc_end_file_id;
@@ -467,6 +470,20 @@ ensure_transaction (CrawlRun  *run,
 
 static gboolean store_warc_end (CrawlRun *run, GError **error);
 
+/* The crawl log's size at this commit (see commit()). */
+static gboolean
+store_log_size (CrawlRun  *run,
+                GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (run->store, "UPDATE crawls SET log_size = ?2 WHERE id = ?1", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  sqlite3_bind_int64 (stmt, 2, cg_crawl_log_get_size (run->log));
+  return cg_store_step_done (run->store, stmt, error);
+}
+
 static gboolean
 commit (CrawlRun  *run,
         GError   **error)
@@ -474,8 +491,9 @@ commit (CrawlRun  *run,
   if (!run->in_transaction)
     return TRUE;
   run->in_transaction = FALSE;
-  /* The crawl log's lines since the last commit go with the transaction
-   * (see cg-crawl-log.h). */
+  /* The crawl log's lines since the last commit go with the transaction:
+   * written to the log before it commits, with the log's size, and taken
+   * back when it fails (see cg-crawl-log.h). */
   if (run->spoiled)
     {
       cg_store_rollback (run->store);
@@ -483,19 +501,24 @@ commit (CrawlRun  *run,
       return TRUE;
     }
   run->committed_at = g_get_monotonic_time ();
-  if (!store_warc_end (run, error) || !cg_store_commit (run->store, error))
+  if (!cg_crawl_log_flush (run->log, error) || !store_warc_end (run, error) ||
+      !store_log_size (run, error) || !cg_store_commit (run->store, error))
     {
       /* Nothing of the transaction is in the store, and no transaction
        * is left open for the end of the run's own statements. */
       run->spoiled = TRUE;
       cg_store_rollback (run->store);
-      cg_crawl_log_discard (run->log);
+      if (run->log_committed_size >= 0)
+        cg_crawl_log_cut (run->log, run->log_committed_size, NULL);
+      else
+        cg_crawl_log_discard (run->log);
       return FALSE;
     }
+  run->log_committed_size = cg_crawl_log_get_size (run->log);
   /* The crawl takes the lock again as soon as it goes on: a write of the
    * window's that waits for it has its turn now. */
   cg_store_give_way (run->store);
-  return cg_crawl_log_flush (run->log, error);
+  return TRUE;
 }
 
 static void fail_run (CrawlRun *run, GError *error);
@@ -2900,6 +2923,24 @@ set_crawl_state (CgStore     *store,
   return cg_store_step_done (store, stmt, error);
 }
 
+/* How long the crawl log was at the crawl's last commit (see commit()). */
+static gboolean
+read_log_size (CrawlRun  *run,
+               GError   **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (run->store, "SELECT log_size FROM crawls WHERE id = ?1", error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->crawl_id);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    return cg_store_set_error (run->store, rc == SQLITE_DONE ? SQLITE_NOTFOUND : rc, error);
+  run->log_committed_size = sqlite3_column_type (stmt, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 0);
+  return TRUE;
+}
+
 static gboolean
 set_up_run (CrawlRun  *run,
             GError   **error)
@@ -2981,7 +3022,9 @@ set_up_run (CrawlRun  *run,
                    _("Cannot create the folder “%s”: %s"), log_dir, g_strerror (saved_errno));
       return FALSE;
     }
-  run->log = cg_crawl_log_open (log_path, error);
+  if (!read_log_size (run, error))
+    return FALSE;
+  run->log = cg_crawl_log_open (log_path, run->log_committed_size, error);
   if (run->log == NULL)
     return FALSE;
 

@@ -434,6 +434,13 @@ static const char * const migrations[] = {
    * (too many links from the seed...), so that another way may still
    * queue it (see cg_frontier_add_skipped()). */
   "ALTER TABLE urls ADD COLUMN on_the_way INTEGER NOT NULL DEFAULT 0;",
+
+  /* 8 → 9: how long the crawl log was at the crawl's last commit, so that
+   * resuming cuts the lines of what was not committed (see
+   * cg_crawl_log_open()). Unknown (NULL) for the crawls before, whose
+   * logs are only cut to whole lines. */
+  "ALTER TABLE crawls ADD COLUMN log_size INTEGER DEFAULT 0;"
+  "UPDATE crawls SET log_size = NULL;",
 };
 
 #define LATEST_VERSION ((int) G_N_ELEMENTS (migrations))

@@ -372,6 +372,23 @@ def check_project(project, base, truth_paths, requisites=None):
     check(not missing, f"{len(missing)} page requisites not archived: {missing[:5]}")
     check(not (robots_skipped & archived), "a URL robots.txt disallows was archived")
     check(robots_skipped, "no URL was kept out by robots.txt")
+
+    # The crawl log: a line per URL, however the runs were killed (lines
+    # of what a killed run did not commit are cut when it resumes), and a
+    # line for every URL archived.
+    log_path = os.path.join(project, "logs", f"crawl-{crawls[0][0]}.log")
+    with open(log_path, encoding="utf-8") as f:
+        text = f.read()
+    check(text.endswith("\n"), f"{log_path} does not end with a whole line")
+    logged = {}
+    for line in text.splitlines():
+        fields = line.split()
+        check(len(fields) == 12, f"{log_path}: a line of {len(fields)} fields, not 12: {line}")
+        logged[fields[3]] = logged.get(fields[3], 0) + 1
+    twice = sorted(u for u, n in logged.items() if n > 1)
+    check(not twice, f"{len(twice)} URLs logged more than once in {log_path}: {twice[:5]}")
+    unlogged = sorted(archived - set(logged))
+    check(not unlogged, f"{len(unlogged)} archived URLs not in {log_path}: {unlogged[:5]}")
     return names, len(responses), requisites
 
 

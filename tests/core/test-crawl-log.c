@@ -67,7 +67,7 @@ test_appends (void)
 
   for (int round = 0; round < 2; round++)
     {
-      g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, &error);
+      g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, -1, &error);
 
       g_assert_no_error (error);
       g_assert_true (cg_crawl_log_write (log, &entry, &error));
@@ -88,7 +88,7 @@ static GStrv
 append_and_read (const char *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, &error);
+  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, -1, &error);
   CgCrawlLogEntry entry = { .log_time_us = LOG_TIME, .status = 200, .size = 10, .url = "http://a.test/resumed" };
   g_autofree char *contents = NULL;
 
@@ -107,7 +107,7 @@ test_held_until_flushed (void)
   g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
   g_autoptr(GError) error = NULL;
-  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, &error);
+  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, -1, &error);
   const char *urls[] = { "http://a.test/kept", "http://a.test/rolled-back", "http://a.test/after" };
   g_autofree char *contents = NULL;
 
@@ -132,6 +132,63 @@ test_held_until_flushed (void)
   g_assert_null (strstr (contents, "rolled-back"));
   g_assert_nonnull (strstr (contents, " http://a.test/after "));
   g_clear_object (&log);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+write_line (CgCrawlLog *log,
+            const char *url)
+{
+  g_autoptr(GError) error = NULL;
+  CgCrawlLogEntry entry = { .log_time_us = LOG_TIME, .status = 200, .size = 10, .url = url };
+
+  g_assert_true (cg_crawl_log_write (log, &entry, &error));
+  g_assert_true (cg_crawl_log_flush (log, &error));
+  g_assert_no_error (error);
+}
+
+/* A crawl stores the log's size with each commit. Opened again with that
+ * size, the log loses the lines written after it (of what a killed run
+ * did not commit); a commit that fails cuts them at once. */
+static void
+test_cut_to_committed_size (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, 0, &error);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  goffset committed;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_crawl_log_get_size (log), ==, 0);
+  write_line (log, "http://a.test/committed");
+  committed = cg_crawl_log_get_size (log);
+  g_assert_cmpint (committed, >, 0);
+  write_line (log, "http://a.test/killed");
+  g_clear_object (&log);
+
+  log = cg_crawl_log_open (path, committed, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cg_crawl_log_get_size (log), ==, committed);
+  write_line (log, "http://a.test/failed-commit");
+  g_assert_true (cg_crawl_log_cut (log, committed, &error));
+  g_assert_no_error (error);
+  write_line (log, "http://a.test/again");
+  g_clear_object (&log);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, " http://a.test/committed "));
+  g_assert_null (strstr (contents, "killed"));
+  g_assert_null (strstr (contents, "failed-commit"));
+  g_assert_nonnull (strstr (contents, " http://a.test/again "));
+  /* Two whole lines, the first where it was. */
+  g_assert_true (contents[committed - 1] == '\n');
+  lines = g_strsplit (contents, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_cmpstr (lines[2], ==, "");
   g_remove (path);
   g_rmdir (dir);
 }
@@ -194,7 +251,7 @@ test_folder_in_the_way (void)
   g_autoptr(CgCrawlLog) log = NULL;
 
   g_assert_cmpint (g_mkdir (path, 0755), ==, 0);
-  log = cg_crawl_log_open (path, &error);
+  log = cg_crawl_log_open (path, -1, &error);
   g_assert_null (log);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, path));
@@ -207,7 +264,7 @@ static void
 test_unwritable (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CgCrawlLog) log = cg_crawl_log_open ("/nonexistent-folder/crawl.log", &error);
+  g_autoptr(CgCrawlLog) log = cg_crawl_log_open ("/nonexistent-folder/crawl.log", -1, &error);
 
   g_assert_null (log);
   g_assert_nonnull (error);
@@ -223,6 +280,7 @@ main (int argc, char **argv)
   g_test_add_func ("/crawl-log/seed-blocked-by-robots", test_seed_blocked_by_robots);
   g_test_add_func ("/crawl-log/appends", test_appends);
   g_test_add_func ("/crawl-log/held-until-flushed", test_held_until_flushed);
+  g_test_add_func ("/crawl-log/cut-to-committed-size", test_cut_to_committed_size);
   g_test_add_func ("/crawl-log/unfinished-line-cut", test_unfinished_line_cut);
   g_test_add_func ("/crawl-log/folder-in-the-way", test_folder_in_the_way);
   g_test_add_func ("/crawl-log/unwritable", test_unwritable);

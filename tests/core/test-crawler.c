@@ -2243,6 +2243,41 @@ crawl_state (Fixture *f,
   return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
 }
 
+/* Every URL the crawl log names is one the store has committed as done,
+ * failed or skipped (but robots.txt, a host's prerequisite, which is no
+ * URL of the frontier): a commit that fails takes its lines back. */
+static void
+assert_log_committed (Fixture *f,
+                      gint64   crawl_id)
+{
+  g_autofree char *name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".log", crawl_id);
+  g_autofree char *path = g_build_filename (cg_project_get_folder (f->project), "logs", name, NULL);
+  g_autofree char *text = read_text_file (path);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (cg_project_get_store (f->project),
+                                                   "SELECT state FROM urls WHERE crawl_id = ?1 AND url = ?2", NULL);
+
+  g_assert_nonnull (stmt);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) words = g_strsplit_set (lines[i], " ", -1);
+      const char *url = NULL;
+
+      /* The fourth field; fields are separated by runs of spaces. */
+      for (guint j = 0, field = 0; words[j] != NULL && url == NULL; j++)
+        if (words[j][0] != '\0' && ++field == 4)
+          url = words[j];
+      g_assert_nonnull (url);
+      if (g_str_has_suffix (url, "/robots.txt"))
+        continue;
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, crawl_id);
+      sqlite3_bind_text (stmt, 2, url, -1, SQLITE_TRANSIENT);
+      if (sqlite3_step (stmt) != SQLITE_ROW || sqlite3_column_int (stmt, 0) < CG_URL_DONE)
+        g_error ("the crawl log names %s, which the store has not committed as dealt with", url);
+    }
+}
+
 /* Resumes the crawl @crawl_id after its run failed: the crawl ends, with
  * every page archived once and a line per URL in the log (read_crawl_log()
  * fails on two): the lines of what the failed run did not commit went
@@ -2295,6 +2330,7 @@ check_failure_then_resume (Fixture    *f,
   g_assert_cmpint (run.end, ==, CG_CRAWL_END_FAILED);
   g_assert_nonnull (strstr (run.error->message, "refused here"));
   g_assert_cmpint (closed_warc_files (f, crawl_id), ==, 0);
+  assert_log_committed (f, crawl_id);
   /* Recorded, not left in a transaction that a failed commit kept open. */
   g_assert_cmpstr (state = crawl_state (f, crawl_id), ==, "failed");
   g_clear_error (&run.error);
