@@ -49,7 +49,7 @@ G_DEFINE_QUARK (cg-store-error-quark, cg_store_error)
  * found the lock taken by the command line's crawl at every try. */
 typedef struct {
   gint64 awaited_at;      /* g_get_monotonic_time(), the same clock in every process */
-  gint64 waiter_pid;      /* the process of the connection that waits */
+  gint64 waiter;          /* the process_token() of the process whose connection waits */
 } SharedTurn;
 
 struct _TurnBoard
@@ -79,21 +79,45 @@ static GHashTable *boards;  /* file name → TurnBoard */
  * only its first bytes. */
 #define SHARED_TURN_FILE_SIZE 4096
 
-/* Maps DATABASE-turn, made if missing. Where it cannot be (a folder that
- * cannot be written), the turns are taken within this process only. */
+/* What tells this process's notes from others': not the process id,
+ * which two processes in sandboxes of their own (Flatpak gives each its
+ * own process ids) can share. Never 0, an empty note's. */
+static gint64
+process_token (void)
+{
+  static gint64 token;
+
+  if (g_once_init_enter (&token))
+    {
+      gint64 drawn;
+
+      do
+        drawn = ((gint64) g_random_int () << 32) | g_random_int ();
+      while (drawn == 0);
+      g_once_init_leave (&token, drawn);
+    }
+  return token;
+}
+
+/* Maps DATABASE-turn, made if missing, with the database's permissions.
+ * Where it cannot be (a folder that cannot be written, a full disk), the
+ * turns are taken within this process only. Its page is given its blocks
+ * before it is mapped: a first store into a page without them on a full
+ * disk would kill the process with SIGBUS. */
 static SharedTurn *
 map_shared_turn (const char *file)
 {
   g_autofree char *path = g_strconcat (file, CG_STORE_TURN_SUFFIX, NULL);
-  GStatBuf st;
+  GStatBuf database;
   void *mapped;
   int fd;
 
-  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (g_stat (file, &database) != 0)
+    return NULL;
+  fd = g_open (path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, database.st_mode & 0666);
   if (fd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 ||
-      (st.st_size < SHARED_TURN_FILE_SIZE && ftruncate (fd, SHARED_TURN_FILE_SIZE) != 0))
+  if (posix_fallocate (fd, 0, SHARED_TURN_FILE_SIZE) != 0)
     {
       close (fd);
       return NULL;
@@ -168,7 +192,7 @@ busy_cb (void *user_data,
     {
       /* The two are read without a lock: a reader that sees one note's
        * time with another's process errs for one nap at most. */
-      __atomic_store_n (&self->board->shared->waiter_pid, (gint64) getpid (), __ATOMIC_RELAXED);
+      __atomic_store_n (&self->board->shared->waiter, process_token (), __ATOMIC_RELAXED);
       __atomic_store_n (&self->board->shared->awaited_at, now, __ATOMIC_RELEASE);
     }
   g_usleep (BUSY_NAP_US);
@@ -194,10 +218,16 @@ cg_store_is_awaited (CgStore *self)
 
   now = g_get_monotonic_time ();
   shared = self->board->shared;
-  if (shared != NULL &&
-      now - __atomic_load_n (&shared->awaited_at, __ATOMIC_ACQUIRE) < AWAITED_FRESH_US &&
-      __atomic_load_n (&shared->waiter_pid, __ATOMIC_RELAXED) != (gint64) getpid ())
-    return TRUE;
+  if (shared != NULL)
+    {
+      /* A note from before the machine last started can be "later" than
+       * now (the clock starts again at boot): it is no note. */
+      gint64 age = now - __atomic_load_n (&shared->awaited_at, __ATOMIC_ACQUIRE);
+
+      if (age >= 0 && age < AWAITED_FRESH_US &&
+          __atomic_load_n (&shared->waiter, __ATOMIC_RELAXED) != process_token ())
+        return TRUE;
+    }
 
   g_mutex_lock (&self->board->lock);
   awaited = self->board->waiter != NULL && self->board->waiter != self &&

@@ -3,6 +3,8 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <fcntl.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "cg-record-store.h"
@@ -579,6 +581,40 @@ test_writers_take_turns_across_processes (Fixture *f, gconstpointer data)
   g_assert_cmpstr (value, ==, "by another process");
 }
 
+/* DATABASE-turn outlives the machine's uptime, and the clock of its notes
+ * starts again at boot: a note from before, "later" than now, is no note.
+ * It made every busy writer give way at every commit, for as long as no
+ * connection waited again. */
+static void
+test_turn_note_from_before_boot (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) store = cg_store_create (f->path, &error);
+  g_autofree char *turn = g_strconcat (f->path, CG_STORE_TURN_SUFFIX, NULL);
+  /* The note's layout: when (monotonic µs), and whose. */
+  gint64 note[2] = { g_get_monotonic_time () + (gint64) 3600 * G_USEC_PER_SEC, 12345 };
+  gint64 begun;
+  int fd;
+
+  g_assert_no_error (error);
+  fd = g_open (turn, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pwrite (fd, note, sizeof note, 0), ==, sizeof note);
+  close (fd);
+
+  g_assert_false (cg_store_is_awaited (store));
+  begun = g_get_monotonic_time ();
+  cg_store_give_way (store);
+  g_assert_cmpint (g_get_monotonic_time () - begun, <, 100 * 1000);
+
+  /* A fresh note of another process's is one. */
+  note[0] = g_get_monotonic_time ();
+  fd = g_open (turn, O_WRONLY, 0);
+  g_assert_cmpint (pwrite (fd, note, sizeof note, 0), ==, sizeof note);
+  close (fd);
+  g_assert_true (cg_store_is_awaited (store));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -599,6 +635,7 @@ main (int argc, char **argv)
   ADD ("/store/path-too-long", test_path_too_long);
   ADD ("/store/writers-take-turns", test_writers_take_turns);
   ADD ("/store/writers-take-turns-across-processes", test_writers_take_turns_across_processes);
+  ADD ("/store/turn-note-from-before-boot", test_turn_note_from_before_boot);
 #undef ADD
 
   return g_test_run ();
