@@ -470,6 +470,17 @@ ensure_transaction (CrawlRun  *run,
 
 static gboolean store_warc_end (CrawlRun *run, GError **error);
 
+/* Takes the crawl log's lines since the last commit back, those held and
+ * those written (past 8 MiB held, or before a commit that failed). */
+static void
+take_back_log_lines (CrawlRun *run)
+{
+  if (run->log_committed_size >= 0)
+    cg_crawl_log_cut (run->log, run->log_committed_size, NULL);
+  else
+    cg_crawl_log_discard (run->log);
+}
+
 /* The crawl log's size at this commit (see commit()). */
 static gboolean
 store_log_size (CrawlRun  *run,
@@ -497,7 +508,7 @@ commit (CrawlRun  *run,
   if (run->spoiled)
     {
       cg_store_rollback (run->store);
-      cg_crawl_log_discard (run->log);
+      take_back_log_lines (run);
       return TRUE;
     }
   run->committed_at = g_get_monotonic_time ();
@@ -508,10 +519,7 @@ commit (CrawlRun  *run,
        * is left open for the end of the run's own statements. */
       run->spoiled = TRUE;
       cg_store_rollback (run->store);
-      if (run->log_committed_size >= 0)
-        cg_crawl_log_cut (run->log, run->log_committed_size, NULL);
-      else
-        cg_crawl_log_discard (run->log);
+      take_back_log_lines (run);
       return FALSE;
     }
   run->log_committed_size = cg_crawl_log_get_size (run->log);
@@ -2432,23 +2440,22 @@ remove_index (const char *warc_path)
   g_remove (index);
 }
 
-/* Moves the WARC file @name of @warc_dir, and its index, into
- * WARC_DIR/orphaned/, where no crawl writes or reads, under a folder of
- * the time it was moved: a later file of the same name (its serial is
- * free again) never replaces it. */
-static gboolean
-move_aside (const char  *warc_dir,
-            const char  *name,
-            GError     **error)
+/* Moves the file @name of @dir into DIR/orphaned/, where no crawl writes
+ * or reads, under a folder of the time it was moved: a later file of the
+ * same name never replaces it. Returns the new path, or NULL with errno
+ * set; @out_aside_dir (may be NULL) is the folder it went to, or was to. */
+static char *
+move_into_orphaned (const char  *dir,
+                    const char  *name,
+                    char       **out_aside_dir)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
-  g_autofree char *stamp_dir = g_build_filename (warc_dir, CG_CRAWLER_ORPHANED_DIR, stamp, NULL);
+  g_autofree char *stamp_dir = g_build_filename (dir, CG_CRAWLER_ORPHANED_DIR, stamp, NULL);
   g_autofree char *aside_dir = g_strdup (stamp_dir);
-  g_autofree char *from = g_build_filename (warc_dir, name, NULL);
+  g_autofree char *from = g_build_filename (dir, name, NULL);
   g_autofree char *to = g_build_filename (aside_dir, name, NULL);
-  g_autofree char *index_from = cg_cdxj_path_for_warc (from);
-  g_autofree char *index_to = NULL;
+  gboolean moved;
 
   for (guint n = 1; g_file_test (to, G_FILE_TEST_EXISTS); n++)
     {
@@ -2457,8 +2464,26 @@ move_aside (const char  *warc_dir,
       aside_dir = g_strdup_printf ("%s-%u", stamp_dir, n);
       to = g_build_filename (aside_dir, name, NULL);
     }
-  index_to = cg_cdxj_path_for_warc (to);
-  if (g_mkdir_with_parents (aside_dir, 0755) != 0 || g_rename (from, to) != 0)
+  moved = g_mkdir_with_parents (aside_dir, 0755) == 0 && g_rename (from, to) == 0;
+  if (out_aside_dir != NULL)
+    *out_aside_dir = g_steal_pointer (&aside_dir);
+  return moved ? g_steal_pointer (&to) : NULL;
+}
+
+/* Moves the WARC file @name of @warc_dir, and its index, into
+ * WARC_DIR/orphaned/ (see move_into_orphaned()): a later file of the same
+ * name (its serial is free again) never replaces it. */
+static gboolean
+move_aside (const char  *warc_dir,
+            const char  *name,
+            GError     **error)
+{
+  g_autofree char *from = g_build_filename (warc_dir, name, NULL);
+  g_autofree char *index_from = cg_cdxj_path_for_warc (from);
+  g_autofree char *aside_dir = NULL;
+  g_autofree char *to = move_into_orphaned (warc_dir, name, &aside_dir);
+
+  if (to == NULL)
     {
       int saved_errno = errno;
 
@@ -2468,7 +2493,11 @@ move_aside (const char  *warc_dir,
       return FALSE;
     }
   if (g_file_test (index_from, G_FILE_TEST_EXISTS))
-    g_rename (index_from, index_to);
+    {
+      g_autofree char *index_to = cg_cdxj_path_for_warc (to);
+
+      g_rename (index_from, index_to);
+    }
   return TRUE;
 }
 
@@ -2923,12 +2952,20 @@ set_crawl_state (CgStore     *store,
   return cg_store_step_done (store, stmt, error);
 }
 
-/* How long the crawl log was at the crawl's last commit (see commit()). */
+/* Opens the crawl log @log_name of @log_dir, cut to its size at the
+ * crawl's last commit (see commit()). A log there before the crawl first
+ * ran is another's, of the same number (the database was restored from a
+ * copy older than it): it is moved into LOG_DIR/orphaned/, as WARC files
+ * the project does not list are, not cut. */
 static gboolean
-read_log_size (CrawlRun  *run,
-               GError   **error)
+open_crawl_log (CrawlRun    *run,
+                const char  *log_dir,
+                const char  *log_name,
+                GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (run->store, "SELECT log_size FROM crawls WHERE id = ?1", error);
+  g_autoptr(sqlite3_stmt) stmt = cg_store_prepare (run->store, "SELECT log_size, started_at IS NULL FROM crawls WHERE id = ?1",
+                                                   error);
+  g_autofree char *log_path = g_build_filename (log_dir, log_name, NULL);
   int rc;
 
   if (stmt == NULL)
@@ -2938,7 +2975,31 @@ read_log_size (CrawlRun  *run,
   if (rc != SQLITE_ROW)
     return cg_store_set_error (run->store, rc == SQLITE_DONE ? SQLITE_NOTFOUND : rc, error);
   run->log_committed_size = sqlite3_column_type (stmt, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 0);
-  return TRUE;
+
+  if (sqlite3_column_int (stmt, 1) && g_file_test (log_path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *aside_dir = NULL;
+      g_autofree char *moved = move_into_orphaned (log_dir, log_name, &aside_dir);
+
+      if (moved == NULL)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       _("Cannot move the crawl log “%s”, left by an earlier crawl of the same number, into “%s”: %s"),
+                       log_path, aside_dir, g_strerror (saved_errno));
+          return FALSE;
+        }
+      {
+        g_autofree char *message = g_strdup_printf (_("The crawl log “%s”, left by an earlier crawl of the same number, "
+                                                      "was moved to “%s”"), log_path, moved);
+
+        report_event (run, CG_CRAWL_EVENT_REPAIRED, NULL, message);
+      }
+    }
+
+  run->log = cg_crawl_log_open (log_path, run->log_committed_size, error);
+  return run->log != NULL;
 }
 
 static gboolean
@@ -2950,7 +3011,6 @@ set_up_run (CrawlRun  *run,
   g_autofree char *db_path = g_build_filename (cg_project_get_folder (self->project), CG_PROJECT_DATABASE_NAME, NULL);
   g_autofree char *log_dir = g_build_filename (cg_project_get_folder (self->project), "logs", NULL);
   g_autofree char *log_name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".log", run->crawl_id);
-  g_autofree char *log_path = g_build_filename (log_dir, log_name, NULL);
   g_autofree char *warcinfo = NULL;
   g_autofree char *user_agent = NULL;
   CgFetcherConfig fetcher_config;
@@ -3022,10 +3082,7 @@ set_up_run (CrawlRun  *run,
                    _("Cannot create the folder “%s”: %s"), log_dir, g_strerror (saved_errno));
       return FALSE;
     }
-  if (!read_log_size (run, error))
-    return FALSE;
-  run->log = cg_crawl_log_open (log_path, run->log_committed_size, error);
-  if (run->log == NULL)
+  if (!open_crawl_log (run, log_dir, log_name, error))
     return FALSE;
 
   run->writer = cg_warc_writer_new (run->warc_dir, run->warc_prefix, error);
@@ -3148,7 +3205,7 @@ tear_down_run (CrawlRun *run)
     }
   /* Lines held after a rollback went with it (see commit()). */
   if (run->log != NULL && run->spoiled)
-    cg_crawl_log_discard (run->log);
+    take_back_log_lines (run);
   else if (run->log != NULL)
     cg_crawl_log_flush (run->log, NULL);
   for (guint i = 0; i < N_RUN_STMTS; i++)

@@ -707,8 +707,11 @@ write_held (CgWarcWriter  *self,
           drop_file (self);
           return FALSE;
         }
-      if (ftruncate (self->fd, (off_t) self->flushed_size) == 0)
-        lseek (self->fd, (off_t) self->flushed_size, SEEK_SET);
+      /* The next records go where these were, whether or not the part
+       * written could be cut off, so that their offsets are right. */
+      if (ftruncate (self->fd, (off_t) self->flushed_size) != 0)
+        g_debug ("Could not cut “%s” back: %s", self->file_path, g_strerror (errno));
+      lseek (self->fd, (off_t) self->flushed_size, SEEK_SET);
       self->held_len = 0;
       self->file_size = self->flushed_size;
       g_clear_pointer (&self->index, cg_cdxj_index_free);
@@ -839,9 +842,11 @@ write_spec (CgWarcWriter      *self,
       if (!write_all (self->fd, packed, packed_length, &saved_errno))
         {
           /* Cut off what part of the member was written, so the file stays
-           * a sequence of whole records. */
-          if (ftruncate (self->fd, (off_t) self->file_size) == 0)
-            lseek (self->fd, (off_t) self->file_size, SEEK_SET);
+           * a sequence of whole records; the next goes there either way, so
+           * that its offset is right. */
+          if (ftruncate (self->fd, (off_t) self->file_size) != 0)
+            g_debug ("Could not cut “%s” back: %s", self->file_path, g_strerror (errno));
+          lseek (self->fd, (off_t) self->file_size, SEEK_SET);
           file_error (self, error, _("Could not write to the WARC file"), saved_errno);
           return NULL;
         }

@@ -1602,8 +1602,9 @@ warc_files_of (CgProject *project,
 }
 
 /* A store restored from a backup no longer knows a crawl whose files are
- * in warc/: the next crawl, which takes its number, moves them aside
- * instead of deleting them as its own unfinished work, and ends whole. A
+ * in warc/ (and whose log is in logs/): the next crawl, which takes its
+ * number, moves them aside instead of deleting them as its own unfinished
+ * work, and ends whole. A
  * crawl whose file is gone is not resumed: its pages would be lost. */
 static void
 test_unlisted_and_missing_files (Fixture       *f,
@@ -1637,7 +1638,8 @@ test_unlisted_and_missing_files (Fixture       *f,
   g_assert_no_error (error);
 
   g_assert_cmpint (crawl_site (f, config, &run), ==, crawl_id);
-  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_REPAIRED], ==, 1);
+  /* The WARC file and the crawl log of the earlier crawl moved aside. */
+  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_REPAIRED], ==, 2);
   {
     g_autofree char *orphaned = g_build_filename (warc_dir, "orphaned", NULL);
     g_autoptr(GDir) dir = g_dir_open (orphaned, 0, NULL);
@@ -2395,6 +2397,47 @@ test_warc_write_refused (Fixture       *f,
   resume_failed_crawl (f, crawl_id);
 }
 
+/* A crawl log of the crawl's number is already there when the crawl first
+ * runs (the database was restored from a copy older than that crawl): it
+ * is another crawl's, and is moved into logs/orphaned/, whole, instead
+ * of being cut to what the new crawl committed, nothing. */
+static void
+test_earlier_log_moved_aside (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(CgCrawlConfig) config = site_config (f);
+  g_autoptr(GPtrArray) paths = expected_paths (f, TRUE);
+  g_autoptr(CgCrawler) crawler = new_crawler (f, NULL, config);
+  gint64 crawl_id = cg_crawler_get_crawl_id (crawler);
+  g_autofree char *name = g_strdup_printf ("crawl-%" G_GINT64_FORMAT ".log", crawl_id);
+  g_autofree char *logs = g_build_filename (cg_project_get_folder (f->project), "logs", NULL);
+  g_autofree char *path = g_build_filename (logs, name, NULL);
+  g_autofree char *orphaned = g_build_filename (logs, "orphaned", NULL);
+  g_autofree char *aside = NULL;
+  g_autofree char *kept = NULL;
+  g_autoptr(GHashTable) log = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *earlier = "2020-01-01T00:00:00.000Z   200         10 http://earlier.test/ - - text/html #000 - - - -\n";
+  g_auto(Run) run = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (logs, 0755), ==, 0);
+  cg_test_write_file (path, earlier, strlen (earlier));
+  run_crawler (f, crawler, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpint (run.end, ==, CG_CRAWL_END_DONE);
+  g_assert_cmpuint (run.events[CG_CRAWL_EVENT_REPAIRED], ==, 1);
+
+  /* The crawl's own log, a line per URL, the earlier line not among them. */
+  log = read_crawl_log (f->project, crawl_id);
+  g_assert_cmpuint (g_hash_table_size (log), ==, paths->len + 1 + N_PRIVATE);
+  g_assert_false (g_hash_table_contains (log, "http://earlier.test/"));
+  dir = g_dir_open (orphaned, 0, NULL);
+  g_assert_nonnull (dir);
+  aside = g_build_filename (orphaned, g_dir_read_name (dir), name, NULL);
+  g_assert_true (g_file_get_contents (aside, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, earlier);
+}
+
 /* Another connection writing to the project in a loop, as the window
  * does while a crawl starts (settings, class names, recent crawls). */
 typedef struct {
@@ -2481,6 +2524,7 @@ main (int argc, char **argv)
   ADD ("/crawler/fetch-row-refused", 0, test_fetch_row_refused);
   ADD ("/crawler/commit-refused", 0, test_commit_refused);
   ADD ("/crawler/warc-write-refused", SITE_BLOBS, test_warc_write_refused);
+  ADD ("/crawler/earlier-log-moved-aside", 0, test_earlier_log_moved_aside);
 #undef ADD
 
   return g_test_run ();
