@@ -92,7 +92,7 @@ process_token (void)
       gint64 drawn;
 
       do
-        drawn = ((gint64) g_random_int () << 32) | g_random_int ();
+        drawn = (gint64) (((guint64) g_random_int () << 32) | g_random_int ());
       while (drawn == 0);
       g_once_init_leave (&token, drawn);
     }
