@@ -24,6 +24,7 @@
 #include <glib/gstdio.h>
 
 #include "cg-crawl-log.h"
+#include "cg-fd.h"
 #include "cg-format.h"
 
 /* Lines held past this are written out without waiting for a flush, so
@@ -68,6 +69,16 @@ cg_crawl_log_init (CgCrawlLog *self)
 {
   self->fd = -1;
   self->held = g_string_sized_new (64 * 1024);
+}
+
+static gboolean
+write_error (GError     **error,
+             const char  *path,
+             int          saved_errno)
+{
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+               _("Cannot write to the crawl log “%s”: %s"), path, g_strerror (saved_errno));
+  return FALSE;
 }
 
 static gboolean
@@ -229,28 +240,18 @@ gboolean
 cg_crawl_log_flush (CgCrawlLog  *self,
                     GError     **error)
 {
+  int saved_errno = 0;
+
   g_return_val_if_fail (CG_IS_CRAWL_LOG (self), FALSE);
 
   /* Whole lines only, in one write: a process killed meanwhile leaves at
    * most an unfinished last line, which the next opening cuts. */
-  for (gsize done = 0; done < self->held->len;)
+  if (!cg_fd_write_all (self->fd, self->held->str, self->held->len, &saved_errno))
     {
-      gssize n = write (self->fd, self->held->str + done, self->held->len - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved_errno = errno;
-
-          /* No part of a line is left for the next lines to be glued to. */
-          if (ftruncate (self->fd, self->size) != 0)
-            g_debug ("Could not cut the crawl log “%s” back: %s", self->path, g_strerror (errno));
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       _("Cannot write to the crawl log “%s”: %s"), self->path, g_strerror (saved_errno));
-          return FALSE;
-        }
-      done += (gsize) n;
+      /* No part of a line is left for the next lines to be glued to. */
+      if (ftruncate (self->fd, self->size) != 0)
+        g_debug ("Could not cut the crawl log “%s” back: %s", self->path, g_strerror (errno));
+      return write_error (error, self->path, saved_errno);
     }
   self->size += self->held->len;
   g_string_truncate (self->held, 0);
@@ -276,13 +277,7 @@ cg_crawl_log_cut (CgCrawlLog  *self,
   if (size >= self->size)
     return TRUE;
   if (ftruncate (self->fd, size) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Cannot write to the crawl log “%s”: %s"), self->path, g_strerror (saved_errno));
-      return FALSE;
-    }
+    return write_error (error, self->path, errno);
   self->size = size;
   return TRUE;
 }

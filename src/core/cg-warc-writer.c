@@ -28,6 +28,7 @@
 #include <zlib.h>
 
 #include "cg-cdxj.h"
+#include "cg-fd.h"
 #include "cg-gzip-compressor.h"
 #include "cg-warc-reader.h"
 #include "cg-warc-writer.h"
@@ -610,29 +611,6 @@ scratch_append_field (CgWarcWriter *self,
 }
 
 static gboolean
-write_all (int            fd,
-           const guint8  *data,
-           gsize          length,
-           int           *out_errno)
-{
-  while (length > 0)
-    {
-      gssize n = write (fd, data, MIN (length, (gsize) G_MAXSSIZE));
-
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          *out_errno = errno;
-          return FALSE;
-        }
-      data += n;
-      length -= n;
-    }
-  return TRUE;
-}
-
-static gboolean
 file_error (CgWarcWriter  *self,
             GError       **error,
             const char    *what,
@@ -667,6 +645,19 @@ cut_back (CgWarcWriter *self,
   self->flushed_size = self->file_size = end;
 }
 
+/* After a write that failed: cuts off what part of it reached the file,
+ * so that the file stays a sequence of whole records, and puts the next
+ * write at @end whether or not that could be done, so that the next
+ * record's offset is right. */
+static void
+rewind_after_failed_write (CgWarcWriter *self,
+                           guint64       end)
+{
+  if (ftruncate (self->fd, (off_t) end) != 0)
+    g_debug ("Could not cut “%s” back: %s", self->file_path, g_strerror (errno));
+  lseek (self->fd, (off_t) end, SEEK_SET);
+}
+
 /* Forgets the open file after its first records could not be written:
  * without its warcinfo it cannot be continued, so it is removed, and the
  * next record starts a new file. */
@@ -699,7 +690,7 @@ write_held (CgWarcWriter  *self,
   if (self->held_len == 0)
     return TRUE;
 
-  if (!write_all (self->fd, self->held, self->held_len, &saved_errno))
+  if (!cg_fd_write_all (self->fd, self->held, self->held_len, &saved_errno))
     {
       file_error (self, error, _("Could not write to the WARC file"), saved_errno);
       if (self->flushed_size == 0)
@@ -707,11 +698,7 @@ write_held (CgWarcWriter  *self,
           drop_file (self);
           return FALSE;
         }
-      /* The next records go where these were, whether or not the part
-       * written could be cut off, so that their offsets are right. */
-      if (ftruncate (self->fd, (off_t) self->flushed_size) != 0)
-        g_debug ("Could not cut “%s” back: %s", self->file_path, g_strerror (errno));
-      lseek (self->fd, (off_t) self->flushed_size, SEEK_SET);
+      rewind_after_failed_write (self, self->flushed_size);
       self->held_len = 0;
       self->file_size = self->flushed_size;
       g_clear_pointer (&self->index, cg_cdxj_index_free);
@@ -839,14 +826,9 @@ write_spec (CgWarcWriter      *self,
     }
   else
     {
-      if (!write_all (self->fd, packed, packed_length, &saved_errno))
+      if (!cg_fd_write_all (self->fd, packed, packed_length, &saved_errno))
         {
-          /* Cut off what part of the member was written, so the file stays
-           * a sequence of whole records; the next goes there either way, so
-           * that its offset is right. */
-          if (ftruncate (self->fd, (off_t) self->file_size) != 0)
-            g_debug ("Could not cut “%s” back: %s", self->file_path, g_strerror (errno));
-          lseek (self->fd, (off_t) self->file_size, SEEK_SET);
+          rewind_after_failed_write (self, self->file_size);
           file_error (self, error, _("Could not write to the WARC file"), saved_errno);
           return NULL;
         }
