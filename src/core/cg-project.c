@@ -159,19 +159,13 @@ void
 cg_project_remove_unfinished (const char *folder,
                               const char *made_from)
 {
-  static const char * const database_suffixes[] = { "", "-wal", "-shm", "-journal", CG_STORE_TURN_SUFFIX };
   static const char * const subfolders[] = { CG_PROJECT_WARC_DIR, CG_PROJECT_THUMBNAILS_DIR };
   g_autofree char *database = database_path (folder);
   g_autofree char *path = NULL;
 
   g_return_if_fail (folder != NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (database_suffixes); i++)
-    {
-      g_autofree char *file = g_strconcat (database, database_suffixes[i], NULL);
-
-      g_unlink (file);
-    }
+  cg_store_remove_files (database);
   /* g_rmdir() leaves a folder that is not empty, with what it holds. */
   for (guint i = 0; i < G_N_ELEMENTS (subfolders); i++)
     {

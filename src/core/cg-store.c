@@ -869,8 +869,8 @@ open_connection (const char  *path,
 /* The suffix of a database being created; see create_at_version(). */
 #define CREATING_SUFFIX ".creating"
 
-static void
-remove_database_files (const char *path)
+void
+cg_store_remove_files (const char *path)
 {
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
   g_autofree char *shm = g_strconcat (path, "-shm", NULL);
@@ -908,12 +908,12 @@ create_at_version (const char  *path,
     return NULL;
 
   /* What an earlier creation left behind when it was killed. */
-  remove_database_files (building);
+  cg_store_remove_files (building);
 
   self = open_connection (building, SQLITE_OPEN_CREATE, 0, error);
   if (self == NULL)
     {
-      remove_database_files (building);
+      cg_store_remove_files (building);
       return NULL;
     }
 
@@ -921,7 +921,7 @@ create_at_version (const char  *path,
   if (!cg_store_exec (self, set_id, error) || !migrate (self, version, error))
     {
       g_clear_object (&self);
-      remove_database_files (building);
+      cg_store_remove_files (building);
       return NULL;
     }
 
@@ -933,15 +933,12 @@ create_at_version (const char  *path,
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                    _("Cannot create the project database “%s”: %s"), path, g_strerror (saved_errno));
-      remove_database_files (building);
+      cg_store_remove_files (building);
       return NULL;
     }
-  /* Only the one connection, now closed, took turns under that name. */
-  {
-    g_autofree char *building_turn = g_strconcat (building, CG_STORE_TURN_SUFFIX, NULL);
-
-    g_unlink (building_turn);
-  }
+  /* What is left under that name, the file its one connection took turns
+   * through. */
+  cg_store_remove_files (building);
 
   return open_connection (path, 0, version, error);
 }

@@ -79,6 +79,10 @@ gboolean      cg_store_set_meta              (CgStore      *self,
                                               const char   *value,
                                               GError      **error);
 
+/* Removes the database at @path and the files kept beside it (SQLite's
+ * -wal, -shm and -journal, and DATABASE-turn), those that are there. */
+void          cg_store_remove_files          (const char   *path);
+
 /* Whether @name is a file an interrupted cg_store_create() left behind. */
 gboolean      cg_store_is_leftover_file      (const char   *name);
 
