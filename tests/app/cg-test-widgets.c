@@ -21,15 +21,13 @@ cg_test_iterate (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-char *
+CgTestFolder *
 cg_test_init_app (int       *argc,
                   char    ***argv,
                   gboolean   c_locale)
 {
-  g_autoptr(GError) error = NULL;
-  char *home = g_dir_make_tmp ("cg-app-XXXXXX", &error);
+  CgTestFolder *home = cg_test_folder_new ("cg-app-XXXXXX");
 
-  g_assert_no_error (error);
   g_setenv ("HOME", home, TRUE);
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);

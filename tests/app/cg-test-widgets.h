@@ -8,6 +8,8 @@
 
 #include <adwaita.h>
 
+#include "core/cg-test-files.h"
+
 G_BEGIN_DECLS
 
 /* Generous: CI machines are slow and shared. Nothing waits this long when
@@ -22,8 +24,9 @@ G_BEGIN_DECLS
  * @c_locale, for checks of numbers as C writes them); owning the default
  * main context for the whole test, so that what crawls report from their
  * threads stays on this thread between the iterations tests run by hand.
- * Returns the home folder. */
-char               *cg_test_init_app         (int             *argc,
+ * Returns the home folder, for a g_autoptr(CgTestFolder) in main(): it is
+ * removed, with all the tests wrote in it, when main() returns. */
+CgTestFolder       *cg_test_init_app         (int             *argc,
                                               char          ***argv,
                                               gboolean         c_locale);
 

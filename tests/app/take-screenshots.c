@@ -87,7 +87,7 @@ main (int argc, char **argv)
   g_autofree char *model = g_build_filename (out_dir, "model.png", NULL);
   g_autofree char *class_view = g_build_filename (out_dir, "class.png", NULL);
   g_autofree char *crawl = g_build_filename (out_dir, "crawl.png", NULL);
-  g_autofree char *home = g_dir_make_tmp ("cg-screenshots-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) home = cg_test_folder_new ("cg-screenshots-XXXXXX");
   g_autofree char *class_name = NULL;
   g_autoptr(GError) error = NULL;
   CgWindow *window;

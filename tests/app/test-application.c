@@ -357,7 +357,7 @@ test_quit_while_rendering (void)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
+  g_autoptr(CgTestFolder) home = cg_test_init_app (&argc, &argv, FALSE);
 
   g_test_add_func ("/application/open-from-command-line", test_open_from_command_line);
   g_test_add_func ("/application/quit-asks", test_quit_asks);

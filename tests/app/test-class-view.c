@@ -1405,7 +1405,7 @@ test_archived_page (void)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
+  g_autoptr(CgTestFolder) home = cg_test_init_app (&argc, &argv, FALSE);
   int status;
 
   site_set_up ();
@@ -1426,6 +1426,5 @@ main (int argc, char **argv)
 
   status = g_test_run ();
   site_tear_down ();
-  cg_test_remove_tree (home);
   return status;
 }

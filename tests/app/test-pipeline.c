@@ -394,7 +394,7 @@ test_no_pause_after_crawl (Fixture       *fixture,
 int
 main (int argc, char **argv)
 {
-  g_autofree char *home = cg_test_init_app (&argc, &argv, FALSE);
+  g_autoptr(CgTestFolder) home = cg_test_init_app (&argc, &argv, FALSE);
 
   g_test_add ("/pipeline/renderer/output", Fixture, NULL,
               fixture_set_up, test_renderer_output, fixture_tear_down);

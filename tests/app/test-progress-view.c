@@ -252,7 +252,7 @@ int
 main (int argc, char **argv)
 {
   /* Numbers are checked as the C locale writes them. */
-  g_autofree char *home = cg_test_init_app (&argc, &argv, TRUE);
+  g_autoptr(CgTestFolder) home = cg_test_init_app (&argc, &argv, TRUE);
 
   g_test_add_func ("/progress-view/counters", test_counters);
   g_test_add_func ("/progress-view/events", test_events);

@@ -1543,6 +1543,8 @@ test_resume_harvest (Fixture       *f,
 int
 main (int argc, char **argv)
 {
+  int status;
+
   /* Counts are checked as the C locale writes them. */
   tmp_home = cg_test_init_app (&argc, &argv, TRUE);
 
@@ -1571,5 +1573,7 @@ main (int argc, char **argv)
   g_test_add ("/project-page/unreadable-pages", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_unreadable_pages, fixture_tear_down);
 
-  return g_test_run ();
+  status = g_test_run ();
+  cg_test_folder_remove (tmp_home);
+  return status;
 }

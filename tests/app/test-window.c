@@ -1047,6 +1047,8 @@ test_leave_busy_project (void)
 int
 main (int argc, char **argv)
 {
+  int status;
+
   tmp_home = cg_test_init_app (&argc, &argv, FALSE);
 
   g_test_add_func ("/window/start-page", test_start_page);
@@ -1065,5 +1067,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open-project", test_open_project);
   g_test_add_func ("/window/leave-busy-project", test_leave_busy_project);
 
-  return g_test_run ();
+  status = g_test_run ();
+  cg_test_folder_remove (tmp_home);
+  return status;
 }

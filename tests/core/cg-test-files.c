@@ -22,12 +22,29 @@ cg_test_remove_tree (const char *path)
     {
       g_autofree char *child = g_build_filename (path, name, NULL);
 
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
         cg_test_remove_tree (child);
       else
         g_remove (child);
     }
   g_rmdir (path);
+}
+
+CgTestFolder *
+cg_test_folder_new (const char *name_template)
+{
+  g_autoptr(GError) error = NULL;
+  char *folder = g_dir_make_tmp (name_template, &error);
+
+  g_assert_no_error (error);
+  return folder;
+}
+
+void
+cg_test_folder_remove (CgTestFolder *folder)
+{
+  cg_test_remove_tree (folder);
+  g_free (folder);
 }
 
 GBytes *

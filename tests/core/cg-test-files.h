@@ -10,8 +10,21 @@
 
 G_BEGIN_DECLS
 
-/* Removes @path and everything under it; what is not there is let be. */
+/* Removes @path and everything under it; what is not there is let be.
+ * Symbolic links are removed, not followed. */
 void    cg_test_remove_tree (const char *path);
+
+/* A temporary folder that goes, with everything in it, when its
+ * g_autoptr(CgTestFolder) variable goes out of scope. Declared before the
+ * objects that use it, it is removed after they are released, so a test
+ * leaves nothing behind in the temporary folder however it ends. */
+typedef char CgTestFolder;
+
+/* A new folder named from @name_template, as g_dir_make_tmp() names it;
+ * fails the test when it cannot be made. */
+CgTestFolder *cg_test_folder_new    (const char   *name_template);
+void          cg_test_folder_remove (CgTestFolder *folder);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CgTestFolder, cg_test_folder_remove)
 
 /* The whole of the file at @path; fails the test when it cannot be read. */
 GBytes *cg_test_read_file   (const char *path);

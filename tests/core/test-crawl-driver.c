@@ -7,6 +7,7 @@
 #include <libsoup/soup.h>
 
 #include "cg-crawler.h"
+#include "cg-test-files.h"
 #include "cg-test-server.h"
 
 typedef struct {
@@ -116,7 +117,7 @@ test_driven_crawl (void)
 {
   Fixture f = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-driver-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-driver-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(CgCrawler) crawler = NULL;

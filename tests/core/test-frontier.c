@@ -10,11 +10,12 @@
 #include "cg-seen-cache.h"
 #include "cg-project.h"
 #include "cg-test-damage.h"
+#include "cg-test-files.h"
 
 typedef struct {
-  char      *dir;
-  CgProject *project;
-  gint64     crawl_id;
+  CgTestFolder *dir;
+  CgProject    *project;
+  gint64        crawl_id;
 } Fixture;
 
 static void
@@ -22,8 +23,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
 
-  f->dir = g_dir_make_tmp ("cg-frontier-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = cg_test_folder_new ("cg-frontier-XXXXXX");
   f->project = cg_project_create (f->dir, "frontier", &error);
   g_assert_no_error (error);
   f->crawl_id = cg_project_add_crawl (f->project, "crawl", "http://a.test/", NULL, &error);
@@ -34,7 +34,7 @@ static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   g_clear_object (&f->project);
-  g_free (f->dir);
+  cg_test_folder_remove (f->dir);
 }
 
 static CgFrontier *

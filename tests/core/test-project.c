@@ -8,21 +8,12 @@
 
 #include "cg-project.h"
 #include "cg-test-damage.h"
-
-static char *
-make_tmp (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("cg-project-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
+#include "cg-test-files.h"
 
 static void
 test_create_new_folder (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *folder = g_build_filename (tmp, "shop", "archive", NULL);
   g_autofree char *warc = NULL;
   g_autofree char *thumbs = NULL;
@@ -50,7 +41,7 @@ test_create_new_folder (void)
 static void
 test_default_name_is_folder_name (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *folder = g_build_filename (tmp, "museum-site", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = cg_project_create (folder, NULL, &error);
@@ -62,7 +53,7 @@ test_default_name_is_folder_name (void)
 static void
 test_create_refuses_busy_folder (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *notes = g_build_filename (tmp, "notes.txt", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = NULL;
@@ -81,7 +72,7 @@ test_create_refuses_busy_folder (void)
 static void
 test_create_refuses_existing_project (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) first = cg_project_create (tmp, "First", &error);
   g_autoptr(CgProject) second = NULL;
@@ -104,7 +95,7 @@ test_create_refuses_existing_project (void)
 static void
 test_open_missing_folder (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *folder = g_build_filename (tmp, "nowhere", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = cg_project_open (folder, &error);
@@ -118,7 +109,7 @@ test_open_missing_folder (void)
 static void
 test_open_ordinary_folder (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *photo = g_build_filename (tmp, "holiday.jpg", NULL);
   g_autofree char *warc = g_build_filename (tmp, CG_PROJECT_WARC_DIR, NULL);
   g_autoptr(GError) error = NULL;
@@ -136,7 +127,7 @@ test_open_ordinary_folder (void)
 static void
 test_open_or_create (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *folder = g_build_filename (tmp, "p", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = cg_project_open_or_create (folder, &error);
@@ -155,7 +146,7 @@ test_open_or_create (void)
 static void
 test_create_after_interrupted_create (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autoptr(CgTestFolder) tmp = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *warc = g_build_filename (tmp, CG_PROJECT_WARC_DIR, NULL);
   g_autofree char *thumbs = g_build_filename (tmp, CG_PROJECT_THUMBNAILS_DIR, NULL);
   g_autofree char *half = g_build_filename (tmp, CG_PROJECT_DATABASE_NAME ".creating", NULL);
@@ -194,7 +185,7 @@ is_empty_folder (const char *folder)
 static void
 test_create_fails_half_way (void)
 {
-  g_autofree char *dir = make_tmp ();
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-project-XXXXXX");
   g_autofree char *parent = g_build_filename (dir, "parent", NULL);
   g_autofree char *folder = g_build_filename (parent, "new", NULL);
   g_autofree char *existing = g_build_filename (dir, "existing", NULL);

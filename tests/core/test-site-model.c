@@ -10,6 +10,7 @@
 #include "cg-project.h"
 #include "cg-site-model.h"
 #include "cg-test-damage.h"
+#include "cg-test-files.h"
 
 static CgSiteModel *
 bookshop_model (void)
@@ -387,7 +388,7 @@ test_imported_rules (void)
 static void
 test_versions_in_store (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-model-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-model-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = cg_project_create (dir, NULL, &error);
   CgStore *store = cg_project_get_store (project);
@@ -476,7 +477,7 @@ test_versions_in_store (void)
 static void
 test_list_sites_unreadable (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-model-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-model-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = cg_project_create (dir, NULL, &error);
   g_autoptr(CgSiteModel) model = bookshop_model ();
@@ -504,7 +505,7 @@ test_list_sites_unreadable (void)
 static void
 test_load_unreadable (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-model-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-model-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = cg_project_create (dir, NULL, &error);
   CgStore *store = cg_project_get_store (project);
