@@ -801,13 +801,19 @@ static void
 hand_over_batch (CrawlRun  *run,
                  GPtrArray *batch)
 {
-  g_autoptr(GError) flush_error = NULL;
-  const GError *batch_error = NULL;
+  g_autoptr(GError) batch_error = NULL;
 
-  if (!cg_warc_writer_flush (run->writer, &flush_error))
-    batch_error = flush_error;
+  /* The batch's error is a copy of its first page's error, not that error
+   * itself: the crawl thread frees a page once it is handed over, while
+   * the pages after it still take copies. */
+  cg_warc_writer_flush (run->writer, &batch_error);
   for (guint i = 0; i < batch->len && batch_error == NULL; i++)
-    batch_error = ((WriteJob *) batch->pdata[i])->error;
+    {
+      const GError *job_error = ((WriteJob *) batch->pdata[i])->error;
+
+      if (job_error != NULL)
+        batch_error = g_error_copy (job_error);
+    }
 
   for (guint i = 0; i < batch->len; i++)
     {
