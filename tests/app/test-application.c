@@ -185,17 +185,15 @@ test_open_from_command_line (void)
 {
   QuitTest test = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-app-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-app-XXXXXX");
   g_autoptr(CgProject) project = NULL;
 
-  g_assert_no_error (error);
   test.project_folder = g_build_filename (dir, "given", NULL);
   project = cg_project_create (test.project_folder, "Given", &error);
   g_assert_no_error (error);
   g_assert_cmpint (run_application_with (&test, quit_when_open_cb, test.project_folder), ==, 0);
   g_assert_true (test.kept_running);
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
   g_free (test.project_folder);
 }
 

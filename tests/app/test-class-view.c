@@ -212,8 +212,7 @@ site_set_up (void)
   gboolean finished = FALSE;
   guint n_categories = 0, n_books = 0, n_authors = 0;
 
-  site.dir = g_dir_make_tmp ("cg-class-view-XXXXXX", &error);
-  g_assert_no_error (error);
+  site.dir = cg_test_folder_new ("cg-class-view-XXXXXX");
   site.server = cg_demo_server_new ();
   g_assert_true (cg_demo_server_start (site.server, 0, &error));
   g_assert_no_error (error);
@@ -362,8 +361,7 @@ site_tear_down (void)
   g_clear_pointer (&site.book_urls, g_ptr_array_unref);
   g_clear_pointer (&site.author_urls, g_ptr_array_unref);
   g_clear_pointer (&site.records, g_ptr_array_unref);
-  cg_test_remove_tree (site.dir);
-  g_free (site.dir);
+  cg_test_folder_remove (site.dir);
 }
 
 /* A view in a window, showing @class_name. */

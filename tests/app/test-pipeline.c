@@ -90,8 +90,7 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   CgPageClass *home;
 
-  fixture->folder = g_dir_make_tmp ("cg-pipeline-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->folder = cg_test_folder_new ("cg-pipeline-XXXXXX");
   fixture->project = cg_project_create (fixture->folder, "pipeline", &error);
   g_assert_no_error (error);
   fixture->model = cg_site_model_new ("http://127.0.0.1:9/");
@@ -123,8 +122,7 @@ fixture_tear_down (Fixture       *fixture,
   /* Let the pipeline's releases in the background run before the folder goes. */
   for (guint i = 0; i < 10; i++)
     g_main_context_iteration (NULL, FALSE);
-  cg_test_remove_tree (fixture->folder);
-  g_free (fixture->folder);
+  cg_test_folder_remove (fixture->folder);
 }
 
 /* Writes @body as an executable shell script in the fixture's folder and

@@ -79,8 +79,7 @@ test_other_process (void)
       return;
     }
 
-  project_folder = g_dir_make_tmp ("cg-crawl-lock-XXXXXX", &error);
-  g_assert_no_error (error);
+  project_folder = cg_test_folder_new ("cg-crawl-lock-XXXXXX");
   /* The child processes run this function again, and find it here. */
   g_setenv ("CG_TEST_LOCK_FOLDER", project_folder, TRUE);
   project = cg_project_create (project_folder, "Locks", &error);
@@ -109,8 +108,7 @@ test_other_process (void)
   g_test_trap_assert_passed ();
 
   g_clear_object (&project);
-  cg_test_remove_tree (project_folder);
-  g_free (project_folder);
+  cg_test_folder_remove (project_folder);
 }
 
 /* A project folder where the locks cannot be kept says so. */
@@ -119,7 +117,7 @@ test_unwritable_folder (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CgProject) project = NULL;
-  g_autofree char *folder = g_dir_make_tmp ("cg-crawl-lock-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) folder = cg_test_folder_new ("cg-crawl-lock-XXXXXX");
   g_autofree char *locks = g_build_filename (folder, "locks", NULL);
 
   g_assert_nonnull (folder);
@@ -131,7 +129,6 @@ test_unwritable_folder (void)
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, locks));
   g_clear_object (&project);
-  cg_test_remove_tree (folder);
 }
 
 int

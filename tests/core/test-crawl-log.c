@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "cg-crawl-log.h"
+#include "cg-test-files.h"
 
 /* 2011-02-08T22:33:32.574Z */
 #define LOG_TIME  (G_GINT64_CONSTANT (1297204412) * G_USEC_PER_SEC + 574000)
@@ -58,7 +59,7 @@ test_seed_blocked_by_robots (void)
 static void
 test_appends (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-log-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
@@ -78,8 +79,6 @@ test_appends (void)
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
   g_assert_cmpstr (lines[2], ==, "");
   g_assert_nonnull (strstr (lines[1], "http://a.test/x"));
-  g_remove (path);
-  g_rmdir (dir);
 }
 
 /* Appends one entry to the log at @path, as a resumed crawl does, and
@@ -104,7 +103,7 @@ append_and_read (const char *path)
 static void
 test_held_until_flushed (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-log-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, -1, &error);
@@ -132,8 +131,6 @@ test_held_until_flushed (void)
   g_assert_null (strstr (contents, "rolled-back"));
   g_assert_nonnull (strstr (contents, " http://a.test/after "));
   g_clear_object (&log);
-  g_remove (path);
-  g_rmdir (dir);
 }
 
 static void
@@ -154,7 +151,7 @@ write_line (CgCrawlLog *log,
 static void
 test_cut_to_committed_size (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-log-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgCrawlLog) log = cg_crawl_log_open (path, 0, &error);
@@ -189,8 +186,6 @@ test_cut_to_committed_size (void)
   lines = g_strsplit (contents, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
   g_assert_cmpstr (lines[2], ==, "");
-  g_remove (path);
-  g_rmdir (dir);
 }
 
 /* A crawl killed in the middle of a line (or stopped there by a full
@@ -199,7 +194,7 @@ test_cut_to_committed_size (void)
 static void
 test_unfinished_line_cut (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-log-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
   g_autoptr(GString) whole = g_string_new (NULL);
   g_autoptr(GString) damaged = NULL;
@@ -237,15 +232,13 @@ test_unfinished_line_cut (void)
   g_assert_nonnull (strstr (lines[0], "http://a.test/page-000 "));
   g_assert_nonnull (strstr (lines[100], " http://a.test/resumed "));
 
-  g_remove (path);
-  g_rmdir (dir);
 }
 
 /* A folder where the log should be is named in the error. */
 static void
 test_folder_in_the_way (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cg-log-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-log-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "crawl.log", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(CgCrawlLog) log = NULL;
@@ -256,8 +249,6 @@ test_folder_in_the_way (void)
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, path));
   g_assert_nonnull (strstr (error->message, g_strerror (EISDIR)));
-  g_rmdir (path);
-  g_rmdir (dir);
 }
 
 static void

@@ -95,7 +95,7 @@ test_report (void)
 {
   Site site = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-crawl-report-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-crawl-report-XXXXXX");
   g_autofree char *first_line = NULL;
   g_autofree char *host = NULL;
   g_autofree char *report = NULL;
@@ -109,7 +109,6 @@ test_report (void)
   /* "127.0.0.1:PORT", as the report names the host. */
   host = g_strndup (site.base + strlen ("http://"), strlen (site.base) - strlen ("http://") - 1);
 
-  g_assert_nonnull (dir);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   g_strfreev (config->seeds);
@@ -144,7 +143,6 @@ test_report (void)
 
   g_clear_object (&crawler);
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
   g_hash_table_unref (site.by_status);
   g_main_loop_unref (site.loop);
   g_object_unref (site.server);
@@ -156,11 +154,10 @@ static void
 test_no_such_crawl (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-crawl-report-XXXXXX", NULL);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-crawl-report-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autofree char *report = NULL;
 
-  g_assert_nonnull (dir);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   report = cg_crawl_report_build (project, 4242, &error);
@@ -169,7 +166,6 @@ test_no_such_crawl (void)
   g_assert_nonnull (strstr (error->message, "4242"));
 
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
 }
 
 int

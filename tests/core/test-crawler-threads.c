@@ -317,8 +317,7 @@ create_project (char **dir,
   g_autoptr(GError) error = NULL;
   CgProject *project;
 
-  *dir = g_dir_make_tmp ("cg-crawler-threads-XXXXXX", &error);
-  g_assert_no_error (error);
+  *dir = cg_test_folder_new ("cg-crawler-threads-XXXXXX");
   *folder = g_build_filename (*dir, "project", NULL);
   project = cg_project_create (*folder, "threads", &error);
   g_assert_no_error (error);

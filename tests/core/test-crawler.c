@@ -473,8 +473,7 @@ fixture_set_up (Fixture       *f,
   if (f->flags & SITE_CAPS)
     f->bomb = gzip_encode ("<html><body>", zeros, sizeof zeros, BOMB_SIZE / sizeof zeros);
 
-  f->dir = g_dir_make_tmp ("cg-crawler-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = cg_test_folder_new ("cg-crawler-XXXXXX");
   f->folder = g_build_filename (f->dir, "project", NULL);
   f->project = cg_project_create (f->folder, "crawler", &error);
   g_assert_no_error (error);
@@ -501,8 +500,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_pointer (&f->bomb, g_bytes_unref);
   g_bytes_unref (f->gzip_page);
   g_clear_object (&f->project);
-  cg_test_remove_tree (f->dir);
-  g_free (f->dir);
+  cg_test_folder_remove (f->dir);
   g_free (f->folder);
   g_free (f->snapshot_path);
   g_free (f->base);

@@ -127,8 +127,7 @@ learn_template (void)
   g_assert_true (cg_demo_server_start (demo_server, 0, &error));
   g_assert_no_error (error);
   base = cg_demo_server_get_url (demo_server);
-  template_dir = g_dir_make_tmp ("cg-harvester-template-XXXXXX", &error);
-  g_assert_no_error (error);
+  template_dir = cg_test_folder_new ("cg-harvester-template-XXXXXX");
   project = cg_project_create (template_dir, NULL, &error);
   g_assert_no_error (error);
 
@@ -158,8 +157,7 @@ demo_new (void)
   demo->server = g_object_ref (demo_server);
   demo->base = cg_demo_server_get_url (demo->server);
   demo->origin = g_strndup (demo->base, strlen (demo->base) - 1);
-  demo->dir = g_dir_make_tmp ("cg-harvester-XXXXXX", &error);
-  g_assert_no_error (error);
+  demo->dir = cg_test_folder_new ("cg-harvester-XXXXXX");
   copy_tree (template_dir, demo->dir);
   demo->project = cg_project_open (demo->dir, &error);
   g_assert_no_error (error);
@@ -1838,8 +1836,7 @@ harvest_blog (const char  *base,
   pattern = g_strdup_printf ("L(%s)", topics);
   cg_site_model_add_pattern (model, pattern, 1, 1);
 
-  dir = g_dir_make_tmp ("cg-harvester-blog-XXXXXX", &error);
-  g_assert_no_error (error);
+  dir = cg_test_folder_new ("cg-harvester-blog-XXXXXX");
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (cg_site_model_save (model, cg_project_get_store (project), &error));
@@ -2198,7 +2195,7 @@ static void
 test_entry (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-harvester-entry-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-harvester-entry-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgSiteModel) explored = NULL;
   g_autoptr(CgSiteModel) elsewhere = NULL;
@@ -2206,7 +2203,6 @@ test_entry (void)
   g_autofree char *entry = NULL;
   gint64 crawl_id;
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
 
@@ -2234,7 +2230,6 @@ test_entry (void)
   g_assert_cmpstr (entry, ==, "http://imported.example/");
 
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
 }
 
 int

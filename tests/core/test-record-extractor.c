@@ -12,6 +12,7 @@
 #include "cg-record-metrics.h"
 #include "cg-record-store.h"
 #include "cg-site-explorer.h"
+#include "cg-test-files.h"
 
 typedef struct {
   char           *dir;
@@ -33,26 +34,6 @@ finished_cb (CgSiteExplorer *explorer,
   g_main_loop_quit (f->loop);
 }
 
-static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_remove (path);
-}
-
 /* A project explored from the demo site served in process, with the real
  * crawler, as `cartograph-cli model` does (without renders: learning
  * falls back to the archived samples). */
@@ -66,8 +47,7 @@ fixture_set_up (Fixture       *f,
   g_autofree char *folder = NULL;
   CgLearnerParams params;
 
-  f->dir = g_dir_make_tmp ("cg-record-extractor-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
+  f->dir = cg_test_folder_new ("cg-record-extractor-XXXXXX");
   f->server = cg_demo_server_new ();
   g_assert_true (cg_demo_server_start (f->server, 0, &error));
   g_assert_no_error (error);
@@ -102,8 +82,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->server);
   g_clear_pointer (&f->loop, g_main_loop_unref);
   g_free (f->base);
-  remove_tree (f->dir);
-  g_free (f->dir);
+  cg_test_folder_remove (f->dir);
 }
 
 /* The demo site's class of a model class, from its first sample. */

@@ -3,10 +3,9 @@
  * Copyright 2026 The Cartograph authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <glib/gstdio.h>
-
 #include "cg-record-store.h"
 #include "cg-site-model.h"
+#include "cg-test-files.h"
 
 typedef struct {
   char    *dir;
@@ -38,8 +37,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   g_autoptr(GError) error = NULL;
   g_autoptr(CgSiteModel) model = cg_site_model_new ("http://127.0.0.1/");
 
-  f->dir = g_dir_make_tmp ("cg-record-store-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
+  f->dir = cg_test_folder_new ("cg-record-store-XXXXXX");
   f->path = g_build_filename (f->dir, "test.db", NULL);
   f->store = cg_store_create (f->path, &error);
   g_assert_no_error (error);
@@ -62,17 +60,8 @@ fixture_set_up (Fixture *f, gconstpointer data)
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
   g_clear_object (&f->store);
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (f->dir, name, NULL);
-      g_remove (child);
-    }
-  g_rmdir (f->dir);
-  g_free (f->dir);
+  cg_test_folder_remove (f->dir);
   g_free (f->path);
 }
 

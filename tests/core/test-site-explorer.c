@@ -136,7 +136,7 @@ static void
 test_explore (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgProject) reader = NULL;
   g_autoptr(CgSiteExplorer) explorer = NULL;
@@ -146,7 +146,6 @@ test_explore (void)
   CgSiteModel *last;
   Run run = { 0 };
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   run_init (&run);
@@ -197,7 +196,6 @@ test_explore (void)
   g_clear_object (&reader);
   g_clear_object (&project);
   run_clear (&run);
-  cg_test_remove_tree (dir);
 }
 
 /* Exploring the same site again makes its next version; without a
@@ -206,14 +204,13 @@ static void
 test_explore_again (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   Run first = { 0 };
   Run second = { 0 };
   g_autoptr(CgSiteExplorer) one = NULL;
   g_autoptr(CgSiteExplorer) two = NULL;
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   run_init (&first);
@@ -234,7 +231,6 @@ test_explore_again (void)
   g_clear_object (&project);
   run_clear (&first);
   run_clear (&second);
-  cg_test_remove_tree (dir);
 }
 
 /* With no interval (no pages is taken as one page), every page fetched
@@ -243,14 +239,13 @@ static void
 test_snapshot_every_page (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgCrawlConfig) config = demo_config ();
   g_autoptr(CgSiteExplorer) explorer = NULL;
   CgLearnerParams params;
   Run run = { 0 };
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   run_init (&run);
@@ -272,7 +267,6 @@ test_snapshot_every_page (void)
   g_clear_object (&explorer);
   g_clear_object (&project);
   run_clear (&run);
-  cg_test_remove_tree (dir);
 }
 
 /* Stopped at once, the exploration ends with an error and no model, and
@@ -281,14 +275,13 @@ static void
 test_stopped (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgCrawlConfig) config = demo_config ();
   g_autoptr(CgSiteExplorer) explorer = NULL;
   g_autoptr(CgSiteModel) loaded = NULL;
   Run run = { 0 };
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   run_init (&run);
@@ -309,7 +302,6 @@ test_stopped (void)
   g_clear_object (&explorer);
   g_clear_object (&project);
   run_clear (&run);
-  cg_test_remove_tree (dir);
 }
 
 /* A configuration without a seed is refused, naming what is missing. */
@@ -317,12 +309,11 @@ static void
 test_no_seed (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgCrawlConfig) config = cg_crawl_config_new ();
   g_autoptr(CgSiteExplorer) explorer = NULL;
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   g_clear_pointer (&config->seeds, g_strfreev);
@@ -332,7 +323,6 @@ test_no_seed (void)
   g_assert_nonnull (strstr (error->message, "seed"));
 
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
 }
 
 /* A small site: a page that holds nothing but a comment under /empty/, and
@@ -399,13 +389,12 @@ static void
 test_unreadable_pages (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgSiteExplorer) one = NULL;
   g_auto(GStrv) sites = NULL;
   Run run = { 0 };
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
 
@@ -424,7 +413,6 @@ test_unreadable_pages (void)
   g_assert_no_error (error);
   g_assert_cmpuint (g_strv_length (sites), ==, 0);
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
 }
 
 /* A template with a byte that is not valid in its character set (a
@@ -434,13 +422,12 @@ static void
 test_stray_bytes (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cg-site-explorer-XXXXXX", &error);
+  g_autoptr(CgTestFolder) dir = cg_test_folder_new ("cg-site-explorer-XXXXXX");
   g_autoptr(CgProject) project = NULL;
   g_autoptr(CgSiteExplorer) explorer = NULL;
   CgSiteModel *model;
   Run run = { 0 };
 
-  g_assert_no_error (error);
   project = cg_project_create (dir, NULL, &error);
   g_assert_no_error (error);
   run_init (&run);
@@ -454,7 +441,6 @@ test_stray_bytes (void)
 
   g_clear_object (&explorer);
   g_clear_object (&project);
-  cg_test_remove_tree (dir);
 }
 
 int

@@ -19,16 +19,14 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("cg-store-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
+  f->dir = cg_test_folder_new ("cg-store-XXXXXX");
   f->path = g_build_filename (f->dir, "test.db", NULL);
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  cg_test_remove_tree (f->dir);
-  g_free (f->dir);
+  cg_test_folder_remove (f->dir);
   g_free (f->path);
 }
 

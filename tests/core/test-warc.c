@@ -25,15 +25,13 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("cg-warc-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
+  f->dir = cg_test_folder_new ("cg-warc-XXXXXX");
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  cg_test_remove_tree (f->dir);
-  g_free (f->dir);
+  cg_test_folder_remove (f->dir);
 }
 
 static int
