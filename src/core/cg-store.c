@@ -624,6 +624,11 @@ check_existing_database (const char  *path,
       set_sql_error (error, db, path, rc);
       goto out;
     }
+  /* It waits for locks as long as a project's connections do: another
+   * connection may have the database to itself for a moment, as the last
+   * one to close has while it checkpoints. Its reads never hold a writer
+   * up, so it needs no turn (see busy_cb()). */
+  sqlite3_busy_timeout (db, BUSY_TIMEOUT_US / 1000);
 
   if (!query_int (db, path, "PRAGMA application_id", &application_id, error))
     goto out;

@@ -579,6 +579,43 @@ test_writers_take_turns_across_processes (Fixture *f, gconstpointer data)
   g_assert_cmpstr (value, ==, "by another process");
 }
 
+/* Closes the connection that holds the database to itself, a moment
+ * after the test tries to open the project. */
+static gpointer
+close_holder_later (gpointer user_data)
+{
+  g_usleep (300 * 1000);
+  g_assert_cmpint (sqlite3_close (user_data), ==, SQLITE_OK);
+  return NULL;
+}
+
+/* A connection that has the database to itself for a moment (as the last
+ * connection to close has, while it checkpoints and removes the
+ * write-ahead log) makes opening wait for it, like any other lock. The
+ * check of the file before opening read with a connection of its own that
+ * did not wait: opening a project failed at once with "database is locked"
+ * when a crawl's connection closed at that moment. */
+static void
+test_open_waits_for_exclusive_holder (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgStore) created = cg_store_create (f->path, &error);
+  g_autoptr(CgStore) reopened = NULL;
+  sqlite3 *holder = NULL;
+  GThread *thread;
+
+  g_assert_no_error (error);
+  g_clear_object (&created);
+  g_assert_cmpint (sqlite3_open_v2 (f->path, &holder, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (holder, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT;",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  thread = g_thread_new ("test-close-holder", close_holder_later, holder);
+  reopened = cg_store_open (f->path, &error);
+  g_thread_join (thread);
+  g_assert_no_error (error);
+  g_assert_nonnull (reopened);
+}
+
 /* DATABASE-turn outlives the machine's uptime, and the clock of its notes
  * starts again at boot: a note from before, "later" than now, is no note.
  * It made every busy writer give way at every commit, for as long as no
@@ -634,6 +671,7 @@ main (int argc, char **argv)
   ADD ("/store/writers-take-turns", test_writers_take_turns);
   ADD ("/store/writers-take-turns-across-processes", test_writers_take_turns_across_processes);
   ADD ("/store/turn-note-from-before-boot", test_turn_note_from_before_boot);
+  ADD ("/store/open-waits-for-exclusive-holder", test_open_waits_for_exclusive_holder);
 #undef ADD
 
   return g_test_run ();
