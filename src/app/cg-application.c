@@ -177,9 +177,9 @@ no_window_busy (gpointer data)
 }
 
 static gboolean
-no_crawl_running (gpointer data)
+nothing_left_running (gpointer data)
 {
-  return cg_crawler_count_running () == 0;
+  return cg_crawler_count_running () == 0 && cg_pipeline_count_releasing () == 0;
 }
 
 /* The main loop has ended, by app.quit or with the last window (the user
@@ -200,7 +200,9 @@ cg_application_shutdown (GApplication *app)
   run_until (no_window_busy, windows, deadline);
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_destroy (l->data);
-  run_until (no_crawl_running, NULL, deadline);
+  /* Finished work is released in the background, holding its project's
+   * database open until it is (see cg_pipeline_count_releasing()). */
+  run_until (nothing_left_running, NULL, deadline);
   if (cg_crawler_count_running () > 0)
     g_warning ("A crawl did not stop within %d s of quitting; it resumes where it was", STOP_TIMEOUT_S);
 

@@ -85,10 +85,24 @@ set_stage (CgPipeline      *self,
   g_signal_emit (self, signals[SIGNAL_STAGE_CHANGED], 0, stage);
 }
 
+/* Objects handed to release_in_background() whose last reference is not
+ * dropped yet, in all pipelines. */
+static gint releasing;
+
+static void
+release_now (gpointer object)
+{
+  g_object_unref (object);
+  g_atomic_int_add (&releasing, -1);
+  /* The application's shutdown waits in the main loop for the count to
+   * reach nothing (see cg_pipeline_count_releasing()). */
+  g_main_context_wakeup (NULL);
+}
+
 static gpointer
 release_thread (gpointer data)
 {
-  g_object_unref (data);
+  release_now (data);
   return NULL;
 }
 
@@ -100,7 +114,7 @@ release_idle_cb (gpointer data)
   if (thread != NULL)
     g_thread_unref (thread);
   else
-    g_object_unref (data);
+    release_now (data);
   return G_SOURCE_REMOVE;
 }
 
@@ -112,8 +126,25 @@ release_idle_cb (gpointer data)
 static void
 release_in_background (gpointer object)
 {
-  if (object != NULL)
-    g_idle_add (release_idle_cb, object);
+  if (object == NULL)
+    return;
+  g_atomic_int_inc (&releasing);
+  g_idle_add (release_idle_cb, object);
+}
+
+/**
+ * cg_pipeline_count_releasing:
+ *
+ * How many explorers and harvesters of finished work, in all pipelines,
+ * are still being released in the background. Each holds its project's
+ * database open until it is, so the application waits for none to be
+ * left before it exits: the databases are then closed in order (their
+ * write-ahead logs copied back) instead of left to the exit.
+ */
+guint
+cg_pipeline_count_releasing (void)
+{
+  return (guint) g_atomic_int_get (&releasing);
 }
 
 /* Ends the work: "finished", then back to idle with nothing running. */

@@ -131,4 +131,6 @@ guint            cg_pipeline_get_n_unreadable_pages   (CgPipeline  *self);
 const char      *cg_pipeline_get_unreadable_reason    (CgPipeline  *self);
 guint            cg_pipeline_get_n_unrendered_samples (CgPipeline  *self);
 
+guint            cg_pipeline_count_releasing          (void);
+
 G_END_DECLS

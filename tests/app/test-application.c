@@ -111,6 +111,19 @@ quit_and_cancel_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Everything that had @folder's project open has closed it: the last
+ * connection to close copies the write-ahead log into the database and
+ * removes it. Work released in the background (the explorer of the crawl
+ * just stopped) is over, not left to the exit or to the next application
+ * run in this process. */
+static void
+assert_project_closed (const char *folder)
+{
+  g_autofree char *log = g_build_filename (folder, CG_PROJECT_DATABASE_NAME "-wal", NULL);
+
+  g_assert_false (g_file_test (log, G_FILE_TEST_EXISTS));
+}
+
 /* The state of the newest crawl of @folder's project. */
 static char *
 newest_crawl_state (const char *folder)
@@ -210,6 +223,7 @@ test_quit_asks (void)
   g_assert_true (test.kept_running);
   /* Quitting took the window, and the crawl ended before the exit. */
   g_assert_null (test.window);
+  assert_project_closed (test.project_folder);
   state = newest_crawl_state (test.project_folder);
   g_assert_cmpstr (state, ==, "stopped");
   g_free (test.project_folder);
@@ -240,6 +254,7 @@ test_close_last_window (void)
 
   g_assert_cmpint (run_application (&test, close_and_stop_cb), ==, 0);
   g_assert_null (test.window);
+  assert_project_closed (test.project_folder);
   state = newest_crawl_state (test.project_folder);
   g_assert_cmpstr (state, ==, "stopped");
   g_free (test.project_folder);
