@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 /* A URL's state in the urls table. The numbers are stored: never renumber. */
 typedef enum {
   CG_URL_QUEUED    = 0,
-  CG_URL_IN_FLIGHT = 1,
+  CG_URL_IN_FLIGHT = 1,  /* counted by the frontier; the table keeps these queued */
   CG_URL_DONE      = 2,
   CG_URL_FAILED    = 3,
   CG_URL_SKIPPED   = 4,

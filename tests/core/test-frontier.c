@@ -479,6 +479,60 @@ test_resume_requeues_in_flight (Fixture *f, gconstpointer data)
   g_hash_table_unref (fetched);
 }
 
+/* The frontier reads a host's next URLs ahead of their turn and keeps the
+ * URLs it hands out queued in the table. Neither may change what is
+ * fetched or in which order: a URL in flight is never handed out twice,
+ * one queued later with a lower priority still comes first, and a
+ * resumed crawl fetches again what was in flight, its attempt not
+ * counted since it never ended. */
+static void
+test_read_ahead_keeps_order (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 16);
+  const char *expected[] = { "/0", "/1", "/2", "/3", "/urgent", "/4", "/5", "/late" };
+  CgFrontierItem *items[G_N_ELEMENTS (expected)] = { NULL };
+  CgFrontierItem *resumed_first = NULL;
+  gint64 wait = 0;
+
+  for (int i = 0; i < 6; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("http://a.test/%d", i);
+      add (frontier, url, "a", 1, TRUE);
+    }
+  /* Reads of one, two and four URLs: /4 and /5 wait in memory. */
+  for (guint i = 0; i < 4; i++)
+    items[i] = next (frontier, 0, NULL);
+  add (frontier, "http://a.test/late", "a", 1, TRUE);
+  add (frontier, "http://a.test/urgent", "a", 0, TRUE);
+  for (guint i = 4; i < G_N_ELEMENTS (expected); i++)
+    items[i] = next (frontier, 0, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree char *url = g_strconcat ("http://a.test", expected[i], NULL);
+
+      g_assert_nonnull (items[i]);
+      g_assert_cmpstr (items[i]->url, ==, url);
+      g_assert_cmpint (items[i]->attempts, ==, 1);
+    }
+  g_assert_null (next (frontier, 0, &wait));
+  g_assert_cmpint (wait, ==, -1);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_IN_FLIGHT), ==, G_N_ELEMENTS (expected));
+
+  finish (frontier, items[0], 0);
+  /* The process dies with the others in flight. */
+  g_clear_object (&frontier);
+  frontier = open_frontier (f, 16);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_DONE), ==, 1);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_QUEUED), ==, G_N_ELEMENTS (expected) - 1);
+  g_assert_cmpuint (cg_frontier_count (frontier, CG_URL_IN_FLIGHT), ==, 0);
+  resumed_first = next (frontier, 0, NULL);
+  g_assert_cmpstr (resumed_first->url, ==, "http://a.test/urgent");
+  g_assert_cmpint (resumed_first->attempts, ==, 1);
+  cg_frontier_item_free (resumed_first);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    cg_frontier_item_free (items[i]);
+}
+
 static void
 test_many_hosts_fair (Fixture *f, gconstpointer data)
 {
@@ -583,6 +637,7 @@ main (int argc, char **argv)
   ADD ("/frontier/skipped-never-fetched", test_skipped_never_fetched);
   ADD ("/frontier/skipped-on-the-way-requeued", test_skipped_on_the_way_requeued);
   ADD ("/frontier/resume-requeues-in-flight", test_resume_requeues_in_flight);
+  ADD ("/frontier/read-ahead-keeps-order", test_read_ahead_keeps_order);
   ADD ("/frontier/many-hosts-fair", test_many_hosts_fair);
   ADD ("/frontier/resume-unreadable", test_resume_unreadable);
   ADD ("/frontier/report-unreadable", test_report_unreadable);
