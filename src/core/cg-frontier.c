@@ -1053,3 +1053,12 @@ cg_frontier_get_n_hosts (CgFrontier *self)
   g_return_val_if_fail (CG_IS_FRONTIER (self), 0);
   return g_hash_table_size (self->hosts_by_key);
 }
+
+/* How many queued URLs the hosts hold read ahead between them (see
+ * READ_AHEAD_ROWS_MAX). */
+guint
+cg_frontier_get_n_read_ahead (CgFrontier *self)
+{
+  g_return_val_if_fail (CG_IS_FRONTIER (self), 0);
+  return self->read_ahead_rows;
+}

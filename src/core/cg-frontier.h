@@ -106,5 +106,6 @@ guint64         cg_frontier_count             (CgFrontier      *self,
                                                CgUrlState       state);
 gboolean        cg_frontier_is_exhausted      (CgFrontier      *self);
 guint           cg_frontier_get_n_hosts       (CgFrontier      *self);
+guint           cg_frontier_get_n_read_ahead  (CgFrontier      *self);
 
 G_END_DECLS

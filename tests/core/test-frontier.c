@@ -533,6 +533,52 @@ test_read_ahead_keeps_order (Fixture *f, gconstpointer data)
     cg_frontier_item_free (items[i]);
 }
 
+/* With many hosts each fetched many times, every host's read ahead grows
+ * to its largest, and the frontier-wide cap (4,096 URLs) holds them all
+ * in check: memory stays bounded. Every URL is still handed out exactly
+ * once. */
+static void
+test_read_ahead_bounded (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CgFrontier) frontier = open_frontier (f, 1);
+  g_autoptr(GHashTable) fetched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+  const guint n_hosts = 150, per_host = 80;
+  guint most_held = 0;
+  gint64 wait = 0;
+  CgFrontierItem *item;
+
+  g_assert_true (cg_store_begin (cg_project_get_store (f->project), &error));
+  for (guint h = 0; h < n_hosts; h++)
+    for (guint p = 0; p < per_host; p++)
+      {
+        g_autofree char *url = g_strdup_printf ("http://h%u.test/%u", h, p);
+        g_autofree char *host = g_strdup_printf ("h%u", h);
+
+        add (frontier, url, host, 0, TRUE);
+      }
+  /* A politeness delay as long as a round of all hosts: they take turns. */
+  for (gint64 now = 0; (item = next (frontier, now, &wait)) != NULL || wait >= 0; now++)
+    {
+      if (item == NULL)
+        continue;
+      most_held = MAX (most_held, cg_frontier_get_n_read_ahead (frontier));
+      g_assert_false (g_hash_table_contains (fetched, item->url));
+      g_hash_table_add (fetched, g_strdup (item->url));
+      finish (frontier, item, now + n_hosts);
+      cg_frontier_item_free (item);
+    }
+  g_assert_true (cg_store_commit (cg_project_get_store (f->project), &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (g_hash_table_size (fetched), ==, n_hosts * per_host);
+  g_assert_true (cg_frontier_is_exhausted (frontier));
+  g_assert_cmpuint (cg_frontier_get_n_read_ahead (frontier), ==, 0);
+  /* The cap was reached and never passed: at most the cap less the URL
+   * just handed out is left after next(). */
+  g_assert_cmpuint (most_held, ==, 4096 - 1);
+}
+
 static void
 test_many_hosts_fair (Fixture *f, gconstpointer data)
 {
@@ -638,6 +684,7 @@ main (int argc, char **argv)
   ADD ("/frontier/skipped-on-the-way-requeued", test_skipped_on_the_way_requeued);
   ADD ("/frontier/resume-requeues-in-flight", test_resume_requeues_in_flight);
   ADD ("/frontier/read-ahead-keeps-order", test_read_ahead_keeps_order);
+  ADD ("/frontier/read-ahead-bounded", test_read_ahead_bounded);
   ADD ("/frontier/many-hosts-fair", test_many_hosts_fair);
   ADD ("/frontier/resume-unreadable", test_resume_unreadable);
   ADD ("/frontier/report-unreadable", test_report_unreadable);
