@@ -44,7 +44,6 @@ typedef struct {
   guint          fetching;   /* URLs handed out whose fetch slot is not given back */
   gint64         ready_at;
   GSequenceIter *ready_iter;
-  guint          handed_out; /* URLs in flight, their slot given back or not */
 
   /* The host's next queued URLs, read ahead of their turn in the order
    * they are handed out; still queued in the database. */
@@ -277,7 +276,6 @@ drop_read_ahead (CgFrontier *self,
 {
   self->read_ahead_rows -= host->read_ahead.length;
   g_queue_clear_full (&host->read_ahead, (GDestroyNotify) cg_frontier_item_free);
-  g_queue_init (&host->read_ahead);
 }
 
 /* The byte of the on-the-way marks that holds the mark of @url_hash, and
@@ -747,6 +745,7 @@ read_ahead (CgFrontier  *self,
             GError     **error)
 {
   sqlite3_stmt *s = stmt (self, STMT_NEXT_URL, error);
+  /* At least the one URL about to be handed out. */
   guint room = READ_AHEAD_ROWS_MAX - MIN (self->read_ahead_rows, READ_AHEAD_ROWS_MAX - 1);
   guint want = MIN (host->read_ahead_size, room);
   int rc = SQLITE_DONE;
@@ -755,9 +754,9 @@ read_ahead (CgFrontier  *self,
     return FALSE;
   sqlite3_bind_int64 (s, 1, host->id);
   sqlite3_bind_int64 (s, 2, now_us);
-  /* The host's URLs in flight are queued in the table and may come
-   * first: enough rows are read to pass them. */
-  sqlite3_bind_int64 (s, 3, (gint64) want + host->handed_out);
+  /* The URLs in flight are queued in the table and may come first:
+   * enough rows are allowed to pass them all, whatever their host. */
+  sqlite3_bind_int64 (s, 3, (gint64) want + self->in_flight);
   while (host->read_ahead.length < want && (rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       gint64 id = sqlite3_column_int64 (s, 0);
@@ -860,7 +859,6 @@ cg_frontier_next (CgFrontier  *self,
       g_hash_table_add (self->in_flight_ids, g_memdup2 (&item->id, sizeof item->id));
       host->queued--;
       host->fetching++;
-      host->handed_out++;
       self->in_flight++;
       self->counts[CG_URL_QUEUED]--;
       self->counts[CG_URL_IN_FLIGHT]++;
@@ -898,11 +896,9 @@ release_host (Host     *host,
 /* Forgets that @item is in flight, once it is finished or queued again. */
 static void
 end_in_flight (CgFrontier           *self,
-               Host                 *host,
                const CgFrontierItem *item)
 {
   g_hash_table_remove (self->in_flight_ids, &item->id);
-  host->handed_out--;
   self->in_flight--;
   self->counts[CG_URL_IN_FLIGHT]--;
 }
@@ -969,7 +965,7 @@ cg_frontier_finish (CgFrontier            *self,
   sqlite3_reset (s);
 
   release_host (host, item->host_released, host_ready_at_us);
-  end_in_flight (self, host, item);
+  end_in_flight (self, item);
   self->counts[state]++;
   host_update (self, host);
   return TRUE;
@@ -1005,7 +1001,7 @@ cg_frontier_retry (CgFrontier            *self,
   sqlite3_reset (s);
 
   release_host (host, item->host_released, host_ready_at_us);
-  end_in_flight (self, host, item);
+  end_in_flight (self, item);
   host->queued++;
   self->counts[CG_URL_QUEUED]++;
   host_update (self, host);
