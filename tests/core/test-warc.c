@@ -1884,6 +1884,51 @@ test_writer_refuses_bad_input (Fixture *f, gconstpointer data)
   g_assert_cmpuint (files->len, ==, 0);
 }
 
+/* Record ids are random (version 4) UUIDs in RFC 9562's text form, each
+ * one new: GLib's parser accepts them, the version and variant bits are
+ * set, and every hex digit takes several values over many ids, so no
+ * position is stuck (a byte left out of the random fill would be). */
+static void
+test_record_ids (void)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint values[36][16] = { { 0 } };
+
+  for (guint n = 0; n < 4000; n++)
+    {
+      char *id = cg_warc_new_record_id ();
+      g_autofree char *uuid = NULL;
+
+      g_assert_true (g_str_has_prefix (id, "<urn:uuid:"));
+      g_assert_true (g_str_has_suffix (id, ">"));
+      g_assert_cmpuint (strlen (id), ==, strlen ("<urn:uuid:>") + 36);
+      uuid = g_strndup (id + strlen ("<urn:uuid:"), 36);
+      g_assert_true (g_uuid_string_is_valid (uuid));
+      g_assert_true (g_regex_match_simple ("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+                                           uuid, 0, 0));
+      for (guint i = 0; i < 36; i++)
+        if (uuid[i] != '-')
+          values[i][g_ascii_xdigit_value (uuid[i])]++;
+      g_assert_true (g_hash_table_add (seen, id));
+    }
+
+  for (guint i = 0; i < 36; i++)
+    {
+      guint distinct = 0;
+
+      for (guint v = 0; v < 16; v++)
+        distinct += values[i][v] > 0;
+      if (i == 8 || i == 13 || i == 18 || i == 23)
+        g_assert_cmpuint (distinct, ==, 0);      /* the dashes */
+      else if (i == 14)
+        g_assert_cmpuint (distinct, ==, 1);      /* the version */
+      else if (i == 19)
+        g_assert_cmpuint (distinct, ==, 4);      /* the variant: 8, 9, a, b */
+      else
+        g_assert_cmpuint (distinct, ==, 16);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* CDXJ                                                                */
 
@@ -2282,6 +2327,7 @@ main (int argc, char **argv)
   ADD ("/warc/reader/bad-inputs", test_reader_bad_inputs);
   ADD ("/warc/reader/bad-gzip", test_reader_bad_gzip);
   ADD ("/warc/reader/block-cap", test_reader_block_cap);
+  g_test_add_func ("/warc/record-ids", test_record_ids);
   g_test_add_func ("/warc/cdxj/urlkey", test_cdxj_urlkey);
   g_test_add_func ("/warc/cdxj/bad-lines", test_cdxj_bad_lines);
   ADD ("/warc/cdxj/escaping", test_cdxj_escaping);
