@@ -217,21 +217,25 @@ timestamp14_from_date (const char *date,
   out[n] = '\0';
 }
 
-static char *
-mime_without_parameters (const char *content_type)
+char *
+cg_cdxj_mime_of_content_type (const char *content_type)
 {
-  const char *semicolon;
-  g_autofree char *bare = NULL;
+  const char *start;
+  const char *end;
 
   if (content_type == NULL)
     return NULL;
-  semicolon = strchr (content_type, ';');
-  bare = semicolon != NULL ? g_strndup (content_type, semicolon - content_type)
-                           : g_strdup (content_type);
-  g_strstrip (bare);
-  if (bare[0] == '\0')
+  start = content_type;
+  end = strchr (content_type, ';');
+  if (end == NULL)
+    end = content_type + strlen (content_type);
+  while (start < end && g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  if (start == end)
     return NULL;
-  return g_ascii_strdown (bare, -1);
+  return g_ascii_strdown (start, end - start);
 }
 
 gboolean
@@ -270,7 +274,7 @@ cg_cdxj_index_add_record (CgCdxjIndex   *self,
     }
 
   if (type == CG_WARC_RECORD_RESOURCE)
-    mime = mime_without_parameters (cg_warc_record_get_header (record, "Content-Type"));
+    mime = cg_cdxj_mime_of_content_type (cg_warc_record_get_header (record, "Content-Type"));
   else if (cg_warc_record_get_content_length (record) > 0)
     {
       /* A response whose HTTP message does not parse is still indexed, as
@@ -280,8 +284,7 @@ cg_cdxj_index_add_record (CgCdxjIndex   *self,
         {
           status = http->status;
           if (type == CG_WARC_RECORD_RESPONSE)
-            mime = mime_without_parameters (soup_message_headers_get_one (http->headers,
-                                                                          "Content-Type"));
+            mime = cg_cdxj_mime_of_content_type (soup_message_headers_get_one (http->headers, "Content-Type"));
         }
     }
   if (type == CG_WARC_RECORD_REVISIT)

@@ -64,6 +64,10 @@ CgCdxjIndex  *cg_cdxj_index_new         (void);
 void          cg_cdxj_index_free        (CgCdxjIndex  *self);
 guint         cg_cdxj_index_get_n_lines (CgCdxjIndex  *self);
 
+/* The "mime" of a line for a Content-Type value: the media type in lower
+ * case, without parameters; NULL for NULL or an empty type. */
+char         *cg_cdxj_mime_of_content_type (const char *content_type);
+
 /* Adds one line. timestamp14 is "YYYYMMDDhhmmss"; mime, digest may be
  * NULL and status 0 when unknown (a NULL mime is written "unk", as pywb
  * does). */

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
@@ -226,16 +227,18 @@ check_record_id (const char  *what,
   return TRUE;
 }
 
+/* inet_pton() accepts what GLib's g_inet_address_new_from_string() does
+ * (it is what that calls), without an object to create and free for
+ * every record. */
 static gboolean
 check_ip_address (const char  *value,
                   GError     **error)
 {
-  g_autoptr(GInetAddress) address = NULL;
+  struct in6_addr address;
 
   if (value == NULL)
     return TRUE;
-  address = g_inet_address_new_from_string (value);
-  if (address == NULL)
+  if (inet_pton (AF_INET, value, &address) <= 0 && inet_pton (AF_INET6, value, &address) <= 0)
     {
       g_autofree char *shown = g_strescape (value, NULL);
 
@@ -913,20 +916,26 @@ index_record (CgWarcWriter     *self,
                      info->length, info->offset, info->file_name);
 }
 
-/* The mime type (without parameters) and status of a response header
- * block, for the index. */
+/* What the index needs of a response's header block, as a caller gave it
+ * (see CgWarcExchange); a status of 0 for not given. */
+typedef struct {
+  guint       status;
+  const char *content_type;
+} ResponseIndex;
+
+/* The status and Content-Type value of a response header block, for the
+ * index, when the caller has not given them. */
 static void
-response_mime_and_status (const guint8  *headers,
-                          gsize          length,
-                          char         **mime,
-                          guint         *status)
+read_status_and_content_type (const guint8        *headers,
+                              gsize                length,
+                              guint               *status,
+                              char               **content_type)
 {
   g_autoptr(SoupMessageHeaders) parsed = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
   SoupHTTPVersion version;
-  const char *content_type;
 
-  *mime = NULL;
   *status = 0;
+  *content_type = NULL;
   if (memchr (headers, '\0', length) != NULL ||
       !soup_headers_parse_response ((const char *) headers, (int) MIN (length, G_MAXINT),
                                     parsed, &version, status, NULL))
@@ -934,18 +943,38 @@ response_mime_and_status (const guint8  *headers,
       *status = 0;
       return;
     }
+  *content_type = g_strdup (soup_message_headers_get_one (parsed, "Content-Type"));
+}
 
-  content_type = soup_message_headers_get_one (parsed, "Content-Type");
-  if (content_type != NULL)
+/* Indexes a response or revisit record: with the status and Content-Type
+ * the caller gave, or else with those of its header block. */
+static void
+index_http_record (CgWarcWriter        *self,
+                   CgWarcRecordInfo    *info,
+                   const char          *target_uri,
+                   const guint8        *headers,
+                   gsize                headers_length,
+                   const ResponseIndex *known,
+                   gboolean             is_revisit)
+{
+  g_autofree char *read_content_type = NULL;
+  g_autofree char *mime = NULL;
+  const char *content_type = NULL;
+  guint status = 0;
+
+  if (known != NULL && known->status != 0)
     {
-      const char *semicolon = strchr (content_type, ';');
-      g_autofree char *bare = semicolon != NULL ? g_strndup (content_type, semicolon - content_type)
-                                                : g_strdup (content_type);
-
-      *mime = g_ascii_strdown (g_strstrip (bare), -1);
-      if ((*mime)[0] == '\0')
-        g_clear_pointer (mime, g_free);
+      status = known->status;
+      content_type = known->content_type;
     }
+  else
+    {
+      read_status_and_content_type (headers, headers_length, &status, &read_content_type);
+      content_type = read_content_type;
+    }
+  if (!is_revisit)
+    mime = cg_cdxj_mime_of_content_type (content_type);
+  index_record (self, info, target_uri, is_revisit ? "warc/revisit" : mime, status);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1282,19 +1311,20 @@ write_request_spec (CgWarcWriter  *self,
 }
 
 static CgWarcRecordInfo *
-write_response_spec (CgWarcWriter      *self,
-                     const char        *record_id,
-                     const char        *target_uri,
-                     const char        *date,
-                     const char        *ip_address,
-                     const char        *concurrent_to,
-                     const guint8      *headers,
-                     gsize              headers_length,
-                     const guint8      *payload,
-                     gsize              payload_length,
-                     const char        *payload_digest,
-                     CgWarcTruncation   truncated,
-                     GError           **error)
+write_response_spec (CgWarcWriter         *self,
+                     const char           *record_id,
+                     const char           *target_uri,
+                     const char           *date,
+                     const char           *ip_address,
+                     const char           *concurrent_to,
+                     const guint8         *headers,
+                     gsize                 headers_length,
+                     const guint8         *payload,
+                     gsize                 payload_length,
+                     const char           *payload_digest,
+                     CgWarcTruncation      truncated,
+                     const ResponseIndex  *known,
+                     GError              **error)
 {
   const char *label = cg_warc_digest_algorithm_get_label (self->algorithm);
   gsize label_length = strlen (label);
@@ -1319,33 +1349,29 @@ write_response_spec (CgWarcWriter      *self,
     .truncated = truncated,
   };
   CgWarcRecordInfo *info;
-  g_autofree char *mime = NULL;
-  guint status;
 
   info = write_spec (self, &spec, error);
   if (info != NULL)
-    {
-      response_mime_and_status (headers, headers_length, &mime, &status);
-      index_record (self, info, target_uri, mime, status);
-    }
+    index_http_record (self, info, target_uri, headers, headers_length, known, FALSE);
   return info;
 }
 
 static CgWarcRecordInfo *
-write_revisit_spec (CgWarcWriter  *self,
-                    const char    *record_id,
-                    const char    *target_uri,
-                    const char    *date,
-                    const char    *ip_address,
-                    const char    *concurrent_to,
-                    const guint8  *headers,
-                    gsize          headers_length,
-                    const char    *payload_digest,
-                    const char    *refers_to_target_uri,
-                    const char    *refers_to_date,
-                    const char    *refers_to_record_id,
-                    const char    *profile,
-                    GError       **error)
+write_revisit_spec (CgWarcWriter         *self,
+                    const char           *record_id,
+                    const char           *target_uri,
+                    const char           *date,
+                    const char           *ip_address,
+                    const char           *concurrent_to,
+                    const guint8         *headers,
+                    gsize                 headers_length,
+                    const char           *payload_digest,
+                    const char           *refers_to_target_uri,
+                    const char           *refers_to_date,
+                    const char           *refers_to_record_id,
+                    const char           *profile,
+                    const ResponseIndex  *known,
+                    GError              **error)
 {
   g_autofree char *extra = revisit_fields (profile, refers_to_target_uri, refers_to_date,
                                            refers_to_record_id);
@@ -1364,15 +1390,10 @@ write_revisit_spec (CgWarcWriter  *self,
     .given_payload_digest = payload_digest,
   };
   CgWarcRecordInfo *info;
-  g_autofree char *mime = NULL;
-  guint status;
 
   info = write_spec (self, &spec, error);
   if (info != NULL)
-    {
-      response_mime_and_status (headers, headers_length, &mime, &status);
-      index_record (self, info, target_uri, "warc/revisit", status);
-    }
+    index_http_record (self, info, target_uri, headers, headers_length, known, TRUE);
   return info;
 }
 
@@ -1388,6 +1409,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
   g_autofree char *request_id = NULL;
   g_autofree char *response_id = NULL;
   g_autofree char *date = NULL;
+  ResponseIndex known = { exchange->response_status, exchange->response_content_type };
   gboolean is_revisit;
   guint64 start;
 
@@ -1429,14 +1451,15 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
                                    exchange->response_headers_length,
                                    exchange->revisit_payload_digest,
                                    exchange->revisit_target_uri, exchange->revisit_date,
-                                   exchange->revisit_record_id, exchange->revisit_profile, error);
+                                   exchange->revisit_record_id, exchange->revisit_profile,
+                                   &known, error);
   else
     response = write_response_spec (self, response_id, exchange->target_uri, date,
                                     exchange->ip_address, request_id,
                                     exchange->response_headers,
                                     exchange->response_headers_length,
                                     exchange->payload, exchange->payload_length,
-                                    exchange->payload_digest, exchange->truncated, error);
+                                    exchange->payload_digest, exchange->truncated, &known, error);
   if (response == NULL)
     {
       /* Take the request back out, so the exchange is all or nothing. */
@@ -1506,7 +1529,7 @@ cg_warc_writer_write_response (CgWarcWriter      *self,
 
   date_text = cg_warc_format_date (date);
   info = write_response_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
-                              headers, headers_length, payload, payload_length, NULL, truncated, error);
+                              headers, headers_length, payload, payload_length, NULL, truncated, NULL, error);
   return g_steal_pointer (&info);
 }
 
@@ -1540,7 +1563,7 @@ cg_warc_writer_write_revisit (CgWarcWriter  *self,
   date_text = cg_warc_format_date (date);
   info = write_revisit_spec (self, NULL, target_uri, date_text, ip_address, concurrent_to,
                              headers, headers_length, payload_digest, refers_to_target_uri,
-                             refers_to_date, refers_to_record_id, NULL, error);
+                             refers_to_date, refers_to_record_id, NULL, NULL, error);
   return g_steal_pointer (&info);
 }
 
@@ -1633,7 +1656,6 @@ cg_warc_writer_write_resource (CgWarcWriter  *self,
   g_autofree char *date_text = NULL;
   g_autofree char *mime = NULL;
   RecordSpec spec = { 0, };
-  const char *semicolon;
 
   g_return_val_if_fail (CG_IS_WARC_WRITER (self), NULL);
   g_return_val_if_fail (data != NULL || length == 0, NULL);
@@ -1658,10 +1680,7 @@ cg_warc_writer_write_resource (CgWarcWriter  *self,
   if (info == NULL)
     return NULL;
 
-  semicolon = strchr (content_type, ';');
-  mime = semicolon != NULL ? g_strndup (content_type, semicolon - content_type)
-                           : g_strdup (content_type);
-  g_strstrip (mime);
+  mime = cg_cdxj_mime_of_content_type (content_type);
   index_record (self, info, target_uri, mime, 0);
   return g_steal_pointer (&info);
 }

@@ -104,6 +104,13 @@ typedef struct {
    * (see cg_warc_writer_set_digest_algorithm()), and must be that of
    * payload: the writer does not check it. */
   const char       *payload_digest;
+  /* The response's status code and Content-Type field value (NULL if it
+   * has none), for the CDXJ index, if the caller has them from its own
+   * parse of response_headers; a status of 0 leaves the writer to parse
+   * the block for them. They must be those of response_headers: the
+   * writer does not check. */
+  guint             response_status;
+  const char       *response_content_type;
 
   /* Set revisit_payload_digest to write a revisit record (identical
    * payload digest profile) instead of a response: payload is then

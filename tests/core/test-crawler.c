@@ -1074,6 +1074,57 @@ validate_with_warcio (const char *folder)
 /* ------------------------------------------------------------------ */
 /* Tests                                                               */
 
+/* The names of the crawl's WARC files in warc/, sorted. */
+static GPtrArray *
+warc_files_of (CgProject *project,
+               gint64     crawl_id)
+{
+  g_autofree char *warc_dir = cg_project_get_warc_dir (project);
+  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
+  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  return names;
+}
+
+/* The CDXJ index each WARC file of the crawl got as it was written is the
+ * one read back from the file: the crawl gives the writer each response's
+ * status and type (see write_job()), and these are what the header blocks
+ * archived say. */
+static void
+assert_index_as_read_back (CgProject *project,
+                           gint64     crawl_id)
+{
+  g_autoptr(GPtrArray) files = warc_files_of (project, crawl_id);
+  g_autofree char *warc_dir = cg_project_get_warc_dir (project);
+
+  g_assert_cmpuint (files->len, >, 0);
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *warc_path = g_build_filename (warc_dir, g_ptr_array_index (files, i), NULL);
+      g_autofree char *index_path = cg_cdxj_path_for_warc (warc_path);
+      g_autofree char *read_back_path = g_strconcat (warc_path, ".read-back.cdxj", NULL);
+      g_autofree char *index = NULL;
+      g_autofree char *read_back = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (g_file_get_contents (index_path, &index, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (cg_cdxj_index_warc_file (warc_path, read_back_path, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (read_back_path, &read_back, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (index, ==, read_back);
+      g_assert_cmpint (g_remove (read_back_path), ==, 0);
+    }
+}
+
 /* The whole site with politeness on: every page once, robots.txt first
  * and obeyed, one request at a time with the delay between them,
  * redirects and loops followed once, the body cap and a gzip bomb
@@ -1143,6 +1194,7 @@ test_polite_crawl (Fixture       *f,
   /* Archived: each page once, and robots.txt. */
   archive = read_archive (f->project, crawl_id, &warcinfo);
   assert_archived_once (f, archive, paths, TRUE);
+  assert_index_as_read_back (f->project, crawl_id);
   g_assert_nonnull (strstr (warcinfo, "robots: obey\r\n"));
   g_assert_nonnull (strstr (warcinfo, "\r\nhttp-headers: rebuilt from the parsed headers"));
   {
@@ -1546,6 +1598,7 @@ test_copies (Fixture       *f,
   archive = read_archive (f->project, crawl_id, NULL);
   assert_archived_once (f, archive, paths, TRUE);
   g_assert_cmpuint (assert_fetches_point_at_records (f->project, crawl_id), ==, paths->len);
+  assert_index_as_read_back (f->project, crawl_id);
 
   for (guint i = 0; i < N_COPIES; i++)
     {
@@ -1580,24 +1633,6 @@ test_copies (Fixture       *f,
   g_assert_cmpuint (revisits, ==, N_COPIES - 1);
 }
 
-/* The names of the crawl's WARC files in warc/, sorted. */
-static GPtrArray *
-warc_files_of (CgProject *project,
-               gint64     crawl_id)
-{
-  g_autofree char *warc_dir = cg_project_get_warc_dir (project);
-  g_autofree char *prefix = g_strdup_printf ("cartograph-%" G_GINT64_FORMAT "-", crawl_id);
-  g_autoptr(GDir) dir = g_dir_open (warc_dir, 0, NULL);
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".warc.gz"))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
-  return names;
-}
 
 /* A store restored from a backup no longer knows a crawl whose files are
  * in warc/ (and whose log is in logs/): the next crawl, which takes its

@@ -1952,6 +1952,28 @@ test_cdxj_urlkey (void)
 }
 
 static void
+test_cdxj_mime_of_content_type (void)
+{
+  static const struct { const char *content_type; const char *mime; } cases[] = {
+    { "text/html", "text/html" },
+    { " Text/HTML ; charset=UTF-8", "text/html" },
+    { "image/PNG;x=1", "image/png" },
+    { "\tapplication/json\t", "application/json" },
+    { "", NULL },
+    { "  ", NULL },
+    { " ; charset=UTF-8", NULL },
+    { NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *mime = cg_cdxj_mime_of_content_type (cases[i].content_type);
+
+      g_assert_cmpstr (mime, ==, cases[i].mime);
+    }
+}
+
+static void
 test_cdxj_bad_lines (void)
 {
   const char *bad[] = {
@@ -2076,6 +2098,15 @@ test_cdxj_index (Fixture *f, gconstpointer data)
         g_autoptr(CgWarcRecordInfo) response = NULL;
         const char *earlier = g_hash_table_lookup (digests, uri);
 
+        /* Half the exchanges come with the status and Content-Type of
+         * their header block, as a crawl gives them; the index read back
+         * from the file below must be the same. */
+        if (i % 2 == 1)
+          {
+            exchange.response_status = i == 4 ? 404 : 200;
+            exchange.response_content_type = "text/html; charset=UTF-8";
+          }
+
         /* The second round finds the same payloads and writes revisits. */
         if (round == 1)
           {
@@ -2100,7 +2131,7 @@ test_cdxj_index (Fixture *f, gconstpointer data)
     g_autoptr(CgWarcRecordInfo) shot = NULL;
 
     shot = cg_warc_writer_write_resource (writer, "urn:cartograph:screenshot:1", NULL, NULL,
-                                          "image/png; x=1", (const guint8 *) "PNG", 3, &error);
+                                          "Image/PNG; x=1", (const guint8 *) "PNG", 3, &error);
     g_assert_no_error (error);
     n_indexed++;
   }
@@ -2175,6 +2206,72 @@ test_cdxj_index (Fixture *f, gconstpointer data)
   g_clear_pointer (&index_text, g_free);
   g_assert_true (g_file_get_contents (index_path, &index_text, NULL, &error));
   g_assert_cmpstr (reindex_text, ==, index_text);
+}
+
+/* The status and Content-Type a caller gives with an exchange are what
+ * the index says: the writer takes them instead of parsing the header
+ * block again, and parses the block only for an exchange without them. */
+static void
+test_cdxj_given_response_fields (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CgWarcWriter) writer = new_writer (f->dir, "given");
+  g_autoptr(GBytes) page = html_page (0);
+  g_autofree char *index_path = NULL;
+  g_autofree char *index_text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *file_name = NULL;
+  const char *paths[] = { "/parsed", "/given", "/given-untyped" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *uri = g_strdup_printf ("http://127.0.0.1:8080%s", paths[i]);
+      g_autoptr(Sample) sample = sample_new (uri, 200, "OK", "text/html; charset=UTF-8", NULL, page);
+      CgWarcExchange exchange = exchange_for (sample, "127.0.0.1");
+      g_autoptr(CgWarcRecordInfo) response = NULL;
+
+      if (i > 0)
+        {
+          exchange.response_status = 203;
+          exchange.response_content_type = i == 1 ? "Text/Plain; charset=UTF-8" : NULL;
+        }
+      g_assert_true (cg_warc_writer_write_exchange (writer, &exchange, NULL, &response, &error));
+      g_assert_no_error (error);
+      g_free (file_name);
+      file_name = g_strdup (response->file_name);
+    }
+  g_assert_true (cg_warc_writer_close (writer, &error));
+
+  {
+    g_autofree char *warc_path = g_build_filename (f->dir, file_name, NULL);
+
+    index_path = cg_cdxj_path_for_warc (warc_path);
+  }
+  g_assert_true (g_file_get_contents (index_path, &index_text, NULL, &error));
+  lines = g_strsplit (g_strchomp (index_text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, G_N_ELEMENTS (paths));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(CgCdxjEntry) entry = cg_cdxj_parse_line (lines[i], &error);
+
+      g_assert_no_error (error);
+      if (g_str_has_suffix (entry->url, "/parsed"))
+        {
+          g_assert_cmpuint (entry->status, ==, 200);
+          g_assert_cmpstr (entry->mime, ==, "text/html");
+        }
+      else if (g_str_has_suffix (entry->url, "/given"))
+        {
+          g_assert_cmpuint (entry->status, ==, 203);
+          g_assert_cmpstr (entry->mime, ==, "text/plain");
+        }
+      else
+        {
+          g_assert_true (g_str_has_suffix (entry->url, "/given-untyped"));
+          g_assert_cmpuint (entry->status, ==, 203);
+          g_assert_cmpstr (entry->mime, ==, "unk");
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -2329,9 +2426,11 @@ main (int argc, char **argv)
   ADD ("/warc/reader/block-cap", test_reader_block_cap);
   g_test_add_func ("/warc/record-ids", test_record_ids);
   g_test_add_func ("/warc/cdxj/urlkey", test_cdxj_urlkey);
+  g_test_add_func ("/warc/cdxj/mime-of-content-type", test_cdxj_mime_of_content_type);
   g_test_add_func ("/warc/cdxj/bad-lines", test_cdxj_bad_lines);
   ADD ("/warc/cdxj/escaping", test_cdxj_escaping);
   ADD ("/warc/cdxj/index", test_cdxj_index);
+  ADD ("/warc/cdxj/given-response-fields", test_cdxj_given_response_fields);
 #undef ADD
 
   return g_test_run ();
