@@ -926,10 +926,10 @@ typedef struct {
 /* The status and Content-Type value of a response header block, for the
  * index, when the caller has not given them. */
 static void
-read_status_and_content_type (const guint8        *headers,
-                              gsize                length,
-                              guint               *status,
-                              char               **content_type)
+read_status_and_content_type (const guint8  *headers,
+                              gsize          length,
+                              guint         *status,
+                              char         **content_type)
 {
   g_autoptr(SoupMessageHeaders) parsed = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
   SoupHTTPVersion version;
@@ -1409,7 +1409,7 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
   g_autofree char *request_id = NULL;
   g_autofree char *response_id = NULL;
   g_autofree char *date = NULL;
-  ResponseIndex known = { exchange->response_status, exchange->response_content_type };
+  ResponseIndex known;
   gboolean is_revisit;
   guint64 start;
 
@@ -1418,6 +1418,8 @@ cg_warc_writer_write_exchange (CgWarcWriter          *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   is_revisit = exchange->revisit_payload_digest != NULL;
+  known.status = exchange->response_status;
+  known.content_type = exchange->response_content_type;
 
   if (!check_common (exchange->target_uri, exchange->ip_address, NULL, error) ||
       !check_http_headers (N_("HTTP request header block"), exchange->request_headers,
