@@ -128,7 +128,6 @@ struct _CgFrontier
   GHashTable   *hosts_by_id;    /* gint64 * → Host * */
   GSequence    *ready;          /* Host *, by ready_at then id */
   guint64       counts[CG_URL_N_STATES];
-  guint         in_flight;
   GHashTable   *in_flight_ids;  /* gint64 * (owned): the URLs handed out, queued in the table */
   guint         read_ahead_rows;
   CgSeenCache  *seen_cache;
@@ -756,7 +755,7 @@ read_ahead (CgFrontier  *self,
   sqlite3_bind_int64 (s, 2, now_us);
   /* The URLs in flight are queued in the table and may come first:
    * enough rows are allowed to pass them all, whatever their host. */
-  sqlite3_bind_int64 (s, 3, (gint64) want + self->in_flight);
+  sqlite3_bind_int64 (s, 3, (gint64) (want + self->counts[CG_URL_IN_FLIGHT]));
   while (host->read_ahead.length < want && (rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       gint64 id = sqlite3_column_int64 (s, 0);
@@ -859,7 +858,6 @@ cg_frontier_next (CgFrontier  *self,
       g_hash_table_add (self->in_flight_ids, g_memdup2 (&item->id, sizeof item->id));
       host->queued--;
       host->fetching++;
-      self->in_flight++;
       self->counts[CG_URL_QUEUED]--;
       self->counts[CG_URL_IN_FLIGHT]++;
       host_update (self, host);
@@ -899,7 +897,6 @@ end_in_flight (CgFrontier           *self,
                const CgFrontierItem *item)
 {
   g_hash_table_remove (self->in_flight_ids, &item->id);
-  self->in_flight--;
   self->counts[CG_URL_IN_FLIGHT]--;
 }
 
@@ -1040,7 +1037,7 @@ gboolean
 cg_frontier_is_exhausted (CgFrontier *self)
 {
   g_return_val_if_fail (CG_IS_FRONTIER (self), TRUE);
-  return self->counts[CG_URL_QUEUED] == 0 && self->in_flight == 0;
+  return self->counts[CG_URL_QUEUED] == 0 && self->counts[CG_URL_IN_FLIGHT] == 0;
 }
 
 guint
