@@ -1110,17 +1110,15 @@ assert_index_as_read_back (CgProject *project,
       g_autofree char *warc_path = g_build_filename (warc_dir, g_ptr_array_index (files, i), NULL);
       g_autofree char *index_path = cg_cdxj_path_for_warc (warc_path);
       g_autofree char *read_back_path = g_strconcat (warc_path, ".read-back.cdxj", NULL);
-      g_autofree char *index = NULL;
-      g_autofree char *read_back = NULL;
+      g_autoptr(GBytes) index = cg_test_read_file (index_path);
+      g_autoptr(GBytes) read_back = NULL;
       g_autoptr(GError) error = NULL;
 
-      g_assert_true (g_file_get_contents (index_path, &index, NULL, &error));
-      g_assert_no_error (error);
       g_assert_true (cg_cdxj_index_warc_file (warc_path, read_back_path, &error));
       g_assert_no_error (error);
-      g_assert_true (g_file_get_contents (read_back_path, &read_back, NULL, &error));
-      g_assert_no_error (error);
-      g_assert_cmpstr (index, ==, read_back);
+      read_back = cg_test_read_file (read_back_path);
+      /* g_file_get_contents() ends both with a NUL. */
+      g_assert_cmpstr (g_bytes_get_data (index, NULL), ==, g_bytes_get_data (read_back, NULL));
       g_assert_cmpint (g_remove (read_back_path), ==, 0);
     }
 }
