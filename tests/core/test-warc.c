@@ -1884,6 +1884,50 @@ test_writer_refuses_bad_input (Fixture *f, gconstpointer data)
   g_assert_cmpuint (files->len, ==, 0);
 }
 
+/* WARC-Date is UTC to the second, whatever the zone of the time given;
+ * the year has four digits even before 1000. */
+static void
+test_format_date (void)
+{
+  static const struct {
+    int         year, month, day, hour, minute;
+    double      seconds;
+    const char *zone;
+    const char *expected;
+  } cases[] = {
+    { 2026, 3, 1, 12, 0, 0, "Z", "2026-03-01T12:00:00Z" },
+    { 2026, 3, 1, 0, 30, 59.75, "+02:00", "2026-02-28T22:30:59Z" },
+    { 2024, 12, 31, 23, 59, 59.999, "-05:30", "2025-01-01T05:29:59Z" },
+    { 1969, 12, 31, 23, 59, 58, "Z", "1969-12-31T23:59:58Z" },
+    { 999, 1, 2, 3, 4, 5, "Z", "0999-01-02T03:04:05Z" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GTimeZone) zone = g_time_zone_new_identifier (cases[i].zone);
+      g_autoptr(GDateTime) date = g_date_time_new (zone, cases[i].year, cases[i].month, cases[i].day,
+                                                   cases[i].hour, cases[i].minute, cases[i].seconds);
+      g_autofree char *text = cg_warc_format_date (date);
+
+      g_assert_nonnull (date);
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+
+  /* Now, as the clock says it. */
+  {
+    gint64 before = g_get_real_time () / G_USEC_PER_SEC;
+    g_autofree char *now = cg_warc_format_date (NULL);
+    gint64 after = g_get_real_time () / G_USEC_PER_SEC;
+    g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+    g_autoptr(GDateTime) parsed = g_date_time_new_from_iso8601 (now, utc);
+
+    g_assert_nonnull (parsed);
+    g_assert_cmpint (strlen (now), ==, strlen ("2026-03-01T12:00:00Z"));
+    g_assert_cmpint (g_date_time_to_unix (parsed), >=, before);
+    g_assert_cmpint (g_date_time_to_unix (parsed), <=, after);
+  }
+}
+
 /* Record ids are random (version 4) UUIDs in RFC 9562's text form, each
  * one new: GLib's parser accepts them, the version and variant bits are
  * set, and every hex digit takes several values over many ids, so no
@@ -2425,6 +2469,7 @@ main (int argc, char **argv)
   ADD ("/warc/reader/bad-gzip", test_reader_bad_gzip);
   ADD ("/warc/reader/block-cap", test_reader_block_cap);
   g_test_add_func ("/warc/record-ids", test_record_ids);
+  g_test_add_func ("/warc/format-date", test_format_date);
   g_test_add_func ("/warc/cdxj/urlkey", test_cdxj_urlkey);
   g_test_add_func ("/warc/cdxj/mime-of-content-type", test_cdxj_mime_of_content_type);
   g_test_add_func ("/warc/cdxj/bad-lines", test_cdxj_bad_lines);
