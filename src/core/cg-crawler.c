@@ -1245,6 +1245,7 @@ report_to_driver (CrawlRun      *run,
 typedef struct {
   char  *host_key;     /* NULL: no URL the crawl can fetch */
   char  *anchor_json;  /* the anchor text as a JSON string, or NULL */
+  gsize  anchor_json_length;
   guint  url_hash;     /* cg_seen_cache_hash_url() of the URL */
 } LinkTarget;
 
@@ -1265,6 +1266,7 @@ typedef struct {
   gint64      to_id;
   char        hop;
   const char *anchor_json;
+  gsize       anchor_json_length;
   gint64      target_key;   /* to_id and hop in one, for flush_links() */
 } Edge;
 
@@ -1275,13 +1277,15 @@ insert_link (CrawlRun    *run,
              gint64       from_id,
              gint64       to_id,
              char         hop_char,
-             const char  *anchor_json)
+             const char  *anchor_json,
+             gsize        anchor_json_length)
 {
   Edge edge = {
     .from_id = from_id,
     .to_id = to_id,
     .hop = hop_char,
     .anchor_json = anchor_json,
+    .anchor_json_length = anchor_json_length,
     /* Hops are ASCII letters and URL ids are far below 2^55. */
     .target_key = to_id << 8 | (guchar) hop_char,
   };
@@ -1323,7 +1327,7 @@ flush_links (CrawlRun  *run,
           g_string_append_c (run->outlinks, edge->hop);
           g_string_append (run->outlinks, "\",");
           if (edge->anchor_json != NULL)
-            g_string_append (run->outlinks, edge->anchor_json);
+            g_string_append_len (run->outlinks, edge->anchor_json, (gssize) edge->anchor_json_length);
           else
             g_string_append (run->outlinks, "null");
           g_string_append_c (run->outlinks, ']');
@@ -1348,7 +1352,8 @@ flush_links (CrawlRun  *run,
   return ok;
 }
 
-/* @anchor_json: the anchor text as a JSON string, or NULL
+/* @anchor_json: the anchor text as a JSON string, or NULL, and its
+ * length
  * @known_host_key: the host key of @url if the caller has it, else NULL. */
 static gboolean
 add_link (CrawlRun              *run,
@@ -1357,6 +1362,7 @@ add_link (CrawlRun              *run,
           guint                  url_hash,
           CgHopType              hop,
           const char            *anchor_json,
+          gsize                  anchor_json_length,
           const char            *known_host_key,
           GError               **error)
 {
@@ -1381,7 +1387,7 @@ add_link (CrawlRun              *run,
   if (hop != CG_HOP_REDIRECT && !cg_frontier_may_be_skipped (run->frontier, url_hash) &&
       cg_frontier_lookup_seen (run->frontier, url, url_hash, &to_id))
     {
-      insert_link (run, item->id, to_id, hop_char, anchor_json);
+      insert_link (run, item->id, to_id, hop_char, anchor_json, anchor_json_length);
       return TRUE;
     }
 
@@ -1437,7 +1443,7 @@ add_link (CrawlRun              *run,
         }
     }
 
-  insert_link (run, item->id, to_id, hop_char, anchor_json);
+  insert_link (run, item->id, to_id, hop_char, anchor_json, anchor_json_length);
   return TRUE;
 }
 
@@ -1459,7 +1465,7 @@ add_links (CrawlRun              *run,
       if (target->host_key == NULL)
         continue;
       if (!add_link (run, item, link->url, target->url_hash, link->hop, target->anchor_json,
-                     target->host_key, error))
+                     target->anchor_json_length, target->host_key, error))
         return FALSE;
     }
   return TRUE;
@@ -1676,6 +1682,7 @@ parse_page (ParseJob        *parse,
               GString *json = g_string_sized_new (strlen (link->text) + 8);
 
               cg_json_append_string (json, link->text);
+              target.anchor_json_length = json->len;
               target.anchor_json = g_string_free (json, FALSE);
             }
           g_array_append_val (parse->targets, target);
@@ -1912,7 +1919,7 @@ fetch_done_cb (GObject      *source,
       const char *location = cg_fetch_result_get_location (result);
 
       g_ptr_array_add (job->outlinks, g_strdup_printf ("%s R Location", location));
-      if (!add_link (run, item, location, cg_seen_cache_hash_url (location), CG_HOP_REDIRECT, NULL, NULL, &error))
+      if (!add_link (run, item, location, cg_seen_cache_hash_url (location), CG_HOP_REDIRECT, NULL, 0, NULL, &error))
         goto failed;
     }
   else if (cg_fetch_result_get_status (result) / 100 == 2)
