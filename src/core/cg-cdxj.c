@@ -205,9 +205,9 @@ cg_cdxj_index_add (CgCdxjIndex *self,
   g_ptr_array_add (self->lines, g_string_free (line, FALSE));
 }
 
-static void
-timestamp14_from_date (const char *date,
-                       char        out[15])
+void
+cg_cdxj_timestamp14_of_date (const char *date,
+                             char        out[15])
 {
   gsize n = 0;
 
@@ -294,7 +294,7 @@ cg_cdxj_index_add_record (CgCdxjIndex   *self,
   if (digest != NULL && strchr (digest, ':') != NULL)
     digest = strchr (digest, ':') + 1;
 
-  timestamp14_from_date (cg_warc_record_get_date_string (record), timestamp);
+  cg_cdxj_timestamp14_of_date (cg_warc_record_get_date_string (record), timestamp);
   cg_cdxj_index_add (self, url, timestamp, mime, status, digest,
                      cg_warc_record_get_length (record), cg_warc_record_get_offset (record),
                      filename);

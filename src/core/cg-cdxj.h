@@ -67,6 +67,10 @@ guint         cg_cdxj_index_get_n_lines (CgCdxjIndex  *self);
 /* The "mime" of a line for a Content-Type value: the media type in lower
  * case, without parameters; NULL for NULL or an empty type. */
 char         *cg_cdxj_mime_of_content_type (const char *content_type);
+/* The "YYYYMMDDhhmmss" of a line for a WARC-Date ("2026-03-01T12:00:00Z"):
+ * its first 14 digits, fewer if it has fewer. */
+void          cg_cdxj_timestamp14_of_date  (const char *date,
+                                            char        out[15]);
 
 /* Adds one line. timestamp14 is "YYYYMMDDhhmmss"; mime, digest may be
  * NULL and status 0 when unknown (a NULL mime is written "unk", as pywb

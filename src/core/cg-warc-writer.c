@@ -515,19 +515,6 @@ cg_warc_format_date (GDateTime *date)
   return g_string_free (text, FALSE);
 }
 
-/* "2026-03-01T12:00:00Z" → "20260301120000". */
-static void
-timestamp14_from_warc_date (const char *warc_date,
-                            char        out[15])
-{
-  gsize n = 0;
-
-  for (const char *p = warc_date; *p != '\0' && n < 14; p++)
-    if (g_ascii_isdigit (*p))
-      out[n++] = *p;
-  out[n] = '\0';
-}
-
 /* ------------------------------------------------------------------ */
 /* Records                                                             */
 
@@ -912,7 +899,7 @@ index_record (CgWarcWriter     *self,
   if (self->index == NULL)
     return;
 
-  timestamp14_from_warc_date (info->date, timestamp);
+  cg_cdxj_timestamp14_of_date (info->date, timestamp);
   if (info->payload_digest != NULL)
     {
       const char *colon = strchr (info->payload_digest, ':');

@@ -2017,6 +2017,28 @@ test_cdxj_mime_of_content_type (void)
     }
 }
 
+/* The writer, while it writes, and the reindexer, from the file, take a
+ * line's timestamp from the same WARC-Date with this helper. */
+static void
+test_cdxj_timestamp14_of_date (void)
+{
+  static const struct { const char *date; const char *timestamp; } cases[] = {
+    { "2026-03-01T12:00:00Z", "20260301120000" },
+    { "2026-03-01T12:00:00.123456Z", "20260301120000" },
+    { "0999-01-02T03:04:05Z", "09990102030405" },
+    { "2026-03", "202603" },
+    { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      char timestamp[15];
+
+      cg_cdxj_timestamp14_of_date (cases[i].date, timestamp);
+      g_assert_cmpstr (timestamp, ==, cases[i].timestamp);
+    }
+}
+
 static void
 test_cdxj_bad_lines (void)
 {
@@ -2472,6 +2494,7 @@ main (int argc, char **argv)
   g_test_add_func ("/warc/format-date", test_format_date);
   g_test_add_func ("/warc/cdxj/urlkey", test_cdxj_urlkey);
   g_test_add_func ("/warc/cdxj/mime-of-content-type", test_cdxj_mime_of_content_type);
+  g_test_add_func ("/warc/cdxj/timestamp14-of-date", test_cdxj_timestamp14_of_date);
   g_test_add_func ("/warc/cdxj/bad-lines", test_cdxj_bad_lines);
   ADD ("/warc/cdxj/escaping", test_cdxj_escaping);
   ADD ("/warc/cdxj/index", test_cdxj_index);
