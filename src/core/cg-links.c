@@ -954,6 +954,62 @@ attribute_reference (const char    *name,
     found (user_data, srcset, name, attribute, value, hop);
 }
 
+/* What an element's name says about the references it may hold, and
+ * the other elements the readers treat apart. Both readers ask for each
+ * element they meet: comparing its name with each of the names below in
+ * turn was about 3 % of a parser thread's time in the crawl throughput
+ * benchmark (tests/bench), where one hash lookup does. */
+typedef enum {
+  ELEMENT_KIND_OTHER,
+  ELEMENT_KIND_A,
+  ELEMENT_KIND_AREA,
+  ELEMENT_KIND_BASE,
+  ELEMENT_KIND_STYLE,
+  ELEMENT_KIND_LINK,
+  ELEMENT_KIND_IMG,          /* src and srcset */
+  ELEMENT_KIND_SOURCE,       /* src and srcset */
+  ELEMENT_KIND_SRC,          /* src alone */
+  ELEMENT_KIND_VIDEO,
+  ELEMENT_KIND_OBJECT,
+  ELEMENT_KIND_INPUT,
+  ELEMENT_KIND_BACKGROUND,   /* the old background attribute */
+  ELEMENT_KIND_META,
+  ELEMENT_KIND_FORM,
+} ElementKind;
+
+static gpointer
+build_element_kinds (gpointer data)
+{
+  static const struct {
+    const char  *name;
+    ElementKind  kind;
+  } kinds[] = {
+    { "a", ELEMENT_KIND_A }, { "area", ELEMENT_KIND_AREA }, { "base", ELEMENT_KIND_BASE },
+    { "style", ELEMENT_KIND_STYLE }, { "link", ELEMENT_KIND_LINK }, { "img", ELEMENT_KIND_IMG },
+    { "source", ELEMENT_KIND_SOURCE }, { "script", ELEMENT_KIND_SRC }, { "iframe", ELEMENT_KIND_SRC },
+    { "frame", ELEMENT_KIND_SRC }, { "embed", ELEMENT_KIND_SRC }, { "audio", ELEMENT_KIND_SRC },
+    { "track", ELEMENT_KIND_SRC }, { "video", ELEMENT_KIND_VIDEO }, { "object", ELEMENT_KIND_OBJECT },
+    { "input", ELEMENT_KIND_INPUT }, { "body", ELEMENT_KIND_BACKGROUND },
+    { "table", ELEMENT_KIND_BACKGROUND }, { "td", ELEMENT_KIND_BACKGROUND },
+    { "th", ELEMENT_KIND_BACKGROUND }, { "meta", ELEMENT_KIND_META }, { "form", ELEMENT_KIND_FORM },
+  };
+  GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    g_hash_table_insert (table, (gpointer) kinds[i].name, GUINT_TO_POINTER (kinds[i].kind));
+  return table;
+}
+
+static ElementKind
+element_kind (const char *name)
+{
+  static GOnce once = G_ONCE_INIT;
+  GHashTable *kinds = g_once (&once, build_element_kinds, NULL);
+
+  /* ELEMENT_KIND_OTHER is 0, what a name not in the table gives. */
+  return (ElementKind) GPOINTER_TO_UINT (g_hash_table_lookup (kinds, name));
+}
+
 /* The references in the attributes of an element named @name, in the
  * order the page gives them, other than those of <a> and <area> (whose
  * text each reader gathers its own way) and of CSS (a <style> block, a
@@ -961,7 +1017,8 @@ attribute_reference (const char    *name,
  * the SAX reader (reader_start_element()), take them from here, so that
  * they read the same attributes of the same elements. */
 static void
-element_references (const char    *name,
+element_references (ElementKind    kind,
+                    const char    *name,
                     AttributeFunc  get,
                     gconstpointer  element,
                     ReferenceFunc  found,
@@ -972,59 +1029,73 @@ element_references (const char    *name,
 #define SRCSET(attribute) \
   attribute_reference (name, get, element, attribute, CG_HOP_EMBED, TRUE, found, user_data)
 
-  if (g_str_equal (name, "link"))
+  switch (kind)
     {
-      g_autofree char *rel = get (element, "rel");
+    case ELEMENT_KIND_LINK:
+      {
+        g_autofree char *rel = get (element, "rel");
 
-      REFERENCE ("href", rel_is_requisite (rel) ? CG_HOP_EMBED : CG_HOP_NAVLINK);
-      SRCSET ("imagesrcset");
-    }
-  else if (g_str_equal (name, "img") || g_str_equal (name, "source"))
-    {
+        REFERENCE ("href", rel_is_requisite (rel) ? CG_HOP_EMBED : CG_HOP_NAVLINK);
+        SRCSET ("imagesrcset");
+      }
+      break;
+    case ELEMENT_KIND_IMG:
+    case ELEMENT_KIND_SOURCE:
       REFERENCE ("src", CG_HOP_EMBED);
       SRCSET ("srcset");
-    }
-  else if (g_str_equal (name, "script") || g_str_equal (name, "iframe") ||
-           g_str_equal (name, "frame") || g_str_equal (name, "embed") ||
-           g_str_equal (name, "audio") || g_str_equal (name, "track"))
-    REFERENCE ("src", CG_HOP_EMBED);
-  else if (g_str_equal (name, "video"))
-    {
+      break;
+    case ELEMENT_KIND_SRC:
+      REFERENCE ("src", CG_HOP_EMBED);
+      break;
+    case ELEMENT_KIND_VIDEO:
       REFERENCE ("src", CG_HOP_EMBED);
       REFERENCE ("poster", CG_HOP_EMBED);
-    }
-  else if (g_str_equal (name, "object"))
-    REFERENCE ("data", CG_HOP_EMBED);
-  else if (g_str_equal (name, "input"))
-    {
-      g_autofree char *type = get (element, "type");
+      break;
+    case ELEMENT_KIND_OBJECT:
+      REFERENCE ("data", CG_HOP_EMBED);
+      break;
+    case ELEMENT_KIND_INPUT:
+      {
+        g_autofree char *type = get (element, "type");
 
-      if (type != NULL && g_ascii_strcasecmp (type, "image") == 0)
-        REFERENCE ("src", CG_HOP_EMBED);
-    }
-  else if (g_str_equal (name, "body") || g_str_equal (name, "table") ||
-           g_str_equal (name, "td") || g_str_equal (name, "th"))
-    REFERENCE ("background", CG_HOP_EMBED);
-  else if (g_str_equal (name, "meta"))
-    {
-      g_autofree char *equiv = get (element, "http-equiv");
-      g_autofree char *content = NULL;
-      g_autofree char *target = NULL;
+        if (type != NULL && g_ascii_strcasecmp (type, "image") == 0)
+          REFERENCE ("src", CG_HOP_EMBED);
+      }
+      break;
+    case ELEMENT_KIND_BACKGROUND:
+      REFERENCE ("background", CG_HOP_EMBED);
+      break;
+    case ELEMENT_KIND_META:
+      {
+        g_autofree char *equiv = get (element, "http-equiv");
+        g_autofree char *content = NULL;
+        g_autofree char *target = NULL;
 
-      if (equiv != NULL && g_ascii_strcasecmp (equiv, "refresh") == 0)
-        content = get (element, "content");
-      target = content != NULL ? meta_refresh_target (content) : NULL;
-      if (target != NULL)
-        found (user_data, FALSE, name, "content", target, CG_HOP_REDIRECT);
-    }
-  else if (g_str_equal (name, "form"))
-    {
-      g_autofree char *method = get (element, "method");
+        if (equiv != NULL && g_ascii_strcasecmp (equiv, "refresh") == 0)
+          content = get (element, "content");
+        target = content != NULL ? meta_refresh_target (content) : NULL;
+        if (target != NULL)
+          found (user_data, FALSE, name, "content", target, CG_HOP_REDIRECT);
+      }
+      break;
+    case ELEMENT_KIND_FORM:
+      {
+        g_autofree char *method = get (element, "method");
 
-      /* A form without a method is a GET form. Its action URL is emitted
-       * without fields; POST forms change state and are not followed. */
-      if (method == NULL || *method == '\0' || g_ascii_strcasecmp (method, "get") == 0)
-        REFERENCE ("action", CG_HOP_SUBMIT);
+        /* A form without a method is a GET form. Its action URL is
+         * emitted without fields; POST forms change state and are not
+         * followed. */
+        if (method == NULL || *method == '\0' || g_ascii_strcasecmp (method, "get") == 0)
+          REFERENCE ("action", CG_HOP_SUBMIT);
+      }
+      break;
+    case ELEMENT_KIND_OTHER:
+    case ELEMENT_KIND_A:
+    case ELEMENT_KIND_AREA:
+    case ELEMENT_KIND_BASE:
+    case ELEMENT_KIND_STYLE:
+    default:
+      break;
     }
 #undef REFERENCE
 #undef SRCSET
@@ -1064,9 +1135,10 @@ visit_element (Walk       *walk,
                xmlNodePtr  node)
 {
   const char *name = (const char *) node->name;
+  ElementKind kind = element_kind (name);
   g_autofree char *style = NULL;
 
-  if (g_str_equal (name, "a") || g_str_equal (name, "area"))
+  if (kind == ELEMENT_KIND_A || kind == ELEMENT_KIND_AREA)
     {
       g_autofree char *href = get_attr (node, "href");
       g_autofree char *alt = NULL;
@@ -1074,7 +1146,7 @@ visit_element (Walk       *walk,
 
       if (href != NULL)
         {
-          if (g_str_equal (name, "a"))
+          if (kind == ELEMENT_KIND_A)
             text = anchor_text (node);
           else
             {
@@ -1085,8 +1157,8 @@ visit_element (Walk       *walk,
         }
     }
   else
-    element_references (name, tree_attribute, node, tree_reference_cb, &(TreeVisit) { walk, node });
-  if (g_str_equal (name, "style"))
+    element_references (kind, name, tree_attribute, node, tree_reference_cb, &(TreeVisit) { walk, node });
+  if (kind == ELEMENT_KIND_STYLE)
     {
       xmlChar *css = xmlNodeGetContent (node);
 
@@ -1389,13 +1461,14 @@ reader_start_element (gpointer     user_data,
 {
   SaxReader *reader = user_data;
   const xmlChar **atts = (const xmlChar **) attributes;
+  ElementKind kind = element_kind (name);
   const char *style;
 
-  if (reader->base_href == NULL && g_str_equal (name, "base") && sax_attr (atts, "href") != NULL)
+  if (reader->base_href == NULL && kind == ELEMENT_KIND_BASE && sax_attr (atts, "href") != NULL)
     reader->base_href = g_strdup (sax_attr (atts, "href"));
 
   /* The first image with an alt text in an <a> names a link without text. */
-  if (g_str_equal (name, "img") && sax_attr (atts, "alt") != NULL)
+  if (kind == ELEMENT_KIND_IMG && sax_attr (atts, "alt") != NULL)
     for (guint i = 0; i < reader->anchors->len; i++)
       {
         AnchorText *anchor = g_ptr_array_index (reader->anchors, i);
@@ -1404,7 +1477,7 @@ reader_start_element (gpointer     user_data,
           anchor->alt = g_strdup (sax_attr (atts, "alt"));
       }
 
-  if (g_str_equal (name, "a") || g_str_equal (name, "area"))
+  if (kind == ELEMENT_KIND_A || kind == ELEMENT_KIND_AREA)
     {
       const char *href = sax_attr (atts, "href");
 
@@ -1414,7 +1487,7 @@ reader_start_element (gpointer     user_data,
           Record *record = &g_array_index (reader->records, Record, index);
 
           record->has_text = TRUE;
-          if (g_str_equal (name, "area"))
+          if (kind == ELEMENT_KIND_AREA)
             record->text = clean_text (sax_attr (atts, "alt"));
           else
             {
@@ -1425,7 +1498,7 @@ reader_start_element (gpointer     user_data,
               g_ptr_array_add (reader->anchors, anchor);
             }
         }
-      if (g_str_equal (name, "a"))
+      if (kind == ELEMENT_KIND_A)
         {
           /* An <a> without href is open too: its end tag must find it. */
           if (href == NULL)
@@ -1433,8 +1506,8 @@ reader_start_element (gpointer     user_data,
         }
     }
   else
-    element_references (name, sax_attribute, atts, sax_reference_cb, reader);
-  if (g_str_equal (name, "style") && reader->style_record < 0)
+    element_references (kind, name, sax_attribute, atts, sax_reference_cb, reader);
+  if (kind == ELEMENT_KIND_STYLE && reader->style_record < 0)
     {
       /* The block's text comes before its end tag. */
       reader->style_record = (int) sax_add (reader, RECORD_CSS, "style", NULL, NULL, CG_HOP_EMBED);
