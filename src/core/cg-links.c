@@ -1010,12 +1010,13 @@ element_kind (const char *name)
   return (ElementKind) GPOINTER_TO_UINT (g_hash_table_lookup (kinds, name));
 }
 
-/* The references in the attributes of an element named @name, in the
- * order the page gives them, other than those of <a> and <area> (whose
- * text each reader gathers its own way) and of CSS (a <style> block, a
- * style attribute). Both readers, the tree walk (visit_element()) and
- * the SAX reader (reader_start_element()), take them from here, so that
- * they read the same attributes of the same elements. */
+/* The references in the attributes of an element named @name, of
+ * @kind (element_kind()), in the order the page gives them, other than
+ * those of <a> and <area> (whose text each reader gathers its own way)
+ * and of CSS (a <style> block, a style attribute). Both readers, the
+ * tree walk (visit_element()) and the SAX reader
+ * (reader_start_element()), take them from here, so that they read the
+ * same attributes of the same elements. */
 static void
 element_references (ElementKind    kind,
                     const char    *name,
